@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Start and stop the real services the tests talk to, in one place.
-#   scripts/services.sh start [redis ...]   # starts each on a free non-default port, prints KEY=VALUE lines
+#   scripts/services.sh start [redis triton ...]   # starts each on a free non-default port, prints KEY=VALUE lines
 #   scripts/services.sh stop                # stops everything this run directory started, by PID
 #   scripts/services.sh env                 # prints the KEY=VALUE lines of the running services
 # State lives in $DEID_RUN_DIR (default .run/services). Each service records its PID and stops by PID,
@@ -63,6 +63,64 @@ start_redis() {
   fi
   echo "DEID_TEST_REDIS_URL=redis://127.0.0.1:$port/0" >"$RUN_DIR/redis.env"
   log "redis ready on 127.0.0.1:$port (pid $(cat "$RUN_DIR/redis.pid"))"
+}
+
+http_ok() { "$VENV/bin/python" -c "import urllib.request,sys; sys.exit(0 if urllib.request.urlopen('$1', timeout=1).status == 200 else 1)"; }
+
+start_triton() {
+  if [[ -f "$RUN_DIR/triton.pid" ]] && kill -0 "$(cat "$RUN_DIR/triton.pid")" 2>/dev/null; then
+    log "tritonserver already running (pid $(cat "$RUN_DIR/triton.pid"))"; return
+  fi
+  local pkg
+  pkg=$("$VENV/bin/python" -c 'import pytriton, os; print(os.path.join(os.path.dirname(pytriton.__file__), "tritonserver"))' 2>/dev/null) \
+    || { log "nvidia-pytriton is not installed in $VENV (run ./dev.sh setup)"; exit 1; }
+  # The wheel's python backend lacks its stub; assemble a backend directory of our own instead of
+  # modifying site-packages: the backend library and utils linked, the stub for our Python copied.
+  local pyver backends="$RUN_DIR/triton-backends"
+  pyver=$("$VENV/bin/python" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
+  mkdir -p "$backends/python"
+  ln -sf "$pkg/backends/python/libtriton_python.so" "$backends/python/libtriton_python.so"
+  ln -sf "$pkg/backends/python/triton_python_backend_utils.py" "$backends/python/triton_python_backend_utils.py"
+  cp -f "$pkg/python_backend_stubs/$pyver/triton_python_backend_stub" "$backends/python/"
+  local libdir site http grpc metrics repo="$RUN_DIR/model_repository" src="${DEID_TRITON_MODEL_REPO:-$ROOT/triton_models}"
+  # The stub's embedded Python would otherwise import whatever numpy the base interpreter has (a numpy 2
+  # there silently corrupts tensors exchanged with this numpy-1 stub). A run-specific repository points
+  # each model at this virtualenv with EXECUTION_ENV_PATH; the shipped configs stay environment-free,
+  # as the production image installs its packages into its own Python.
+  rm -rf "$repo"; mkdir -p "$repo"
+  local model_dir model entry
+  for model_dir in "$src"/*/; do
+    [[ -f "$model_dir/config.pbtxt" ]] || continue
+    model=$(basename "$model_dir"); mkdir -p "$repo/$model"
+    for entry in "$model_dir"*; do
+      [[ "$(basename "$entry")" == config.pbtxt ]] || ln -s "$(cd "$entry" && pwd)" "$repo/$model/$(basename "$entry")" 2>/dev/null \
+        || ln -s "$entry" "$repo/$model/$(basename "$entry")"
+    done
+    { cat "$model_dir/config.pbtxt"
+      printf '\nparameters: { key: "EXECUTION_ENV_PATH", value: { string_value: "%s" } }\n' "$VENV"
+    } >"$repo/$model/config.pbtxt"
+  done
+  libdir=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_config_var("LIBDIR"))')
+  site=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+  http=$(free_port); grpc=$(free_port); metrics=$(free_port)
+  # LD_LIBRARY_PATH makes the stub load this interpreter's libpython, so torch from the venv imports
+  # under the same Python build; DEID_TRITON_SITE_PACKAGES is read by triton_models/*/1/model.py.
+  # The copied stub also loses its relative rpath to the wheel's bundled libraries (libcudart, ...).
+  LD_LIBRARY_PATH="$libdir:$pkg/../../nvidia_pytriton.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" DEID_TRITON_SITE_PACKAGES="$site" \
+    setsid "$pkg/bin/tritonserver" --model-repository="$repo" --backend-directory="$backends" \
+      --http-address 127.0.0.1 --grpc-address 127.0.0.1 --http-port "$http" --grpc-port "$grpc" \
+      --metrics-port "$metrics" --disable-auto-complete-config ${DEID_TRITON_ARGS:-} \
+      >"$RUN_DIR/triton.log" 2>&1 </dev/null &
+  echo $! >"$RUN_DIR/triton.pid"
+  if ! wait_until 120 "$RUN_DIR/triton.pid" http_ok "http://127.0.0.1:$http/v2/health/ready"; then
+    log "tritonserver did not become ready; last log lines:"; tail -n 20 "$RUN_DIR/triton.log" >&2; stop_pidfile triton; exit 1
+  fi
+  {
+    echo "DEID_TEST_TRITON_GRPC_URL=127.0.0.1:$grpc"
+    echo "DEID_TEST_TRITON_HTTP_URL=127.0.0.1:$http"
+    echo "DEID_TEST_TRITON_METRICS_URL=127.0.0.1:$metrics"
+  } >"$RUN_DIR/triton.env"
+  log "tritonserver ready: grpc 127.0.0.1:$grpc http 127.0.0.1:$http (pid $(cat "$RUN_DIR/triton.pid"))"
 }
 
 stop_pidfile() {
