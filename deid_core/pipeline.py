@@ -26,7 +26,7 @@ class DetectionPipeline:
         found: list[Span] = []
         for detector in self.detectors:
             found.extend(detector.detect(note))
-        return self.merger.merge(found)
+        return self.merger.merge(found, note.text)
 
 
 @dataclass(frozen=True, slots=True)
