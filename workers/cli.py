@@ -18,8 +18,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from deid_core.detect.registry import DEFAULT_DETECTORS, DETECTOR_FACTORIES, build_detectors, parse_detector_names
+from deid_core.detect.registry import (
+    DEFAULT_DETECTORS,
+    KNOWN_DETECTORS,
+    TAGGER,
+    build_detectors,
+    parse_detector_names,
+)
 from deid_core.pipeline import DetectionPipeline
+from deid_core.tagger.base import TaggerUnavailable
 from schemas import DeidentifiedNote, EnrichedNote, NoteRecord, Span
 from schemas.jsonl import InputError, read_note_records
 
@@ -64,25 +71,44 @@ def _open_output(path: str | None) -> IO[str]:
         raise CliError(f"cannot open output {path}: {exc.strerror}") from None
 
 
-def _progress(iterable: Any, total: int, desc: str, enabled: bool | None) -> Any:
-    show = sys.stderr.isatty() if enabled is None else enabled
-    if not show:
-        return iterable
-    from tqdm import tqdm
-
-    return tqdm(iterable, total=total, desc=desc, unit="note", file=sys.stderr)
-
-
 def _spans_json(spans: Sequence[Span]) -> list[dict[str, object]]:
     return [s.to_json() for s in spans]
 
 
-def _detection_pipeline(detectors: str) -> DetectionPipeline:
+def _detection_pipeline(args: argparse.Namespace) -> DetectionPipeline:
     try:
-        names = parse_detector_names(detectors)
+        names = parse_detector_names(args.detectors)
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    return DetectionPipeline(build_detectors(names))
+    tagger = None
+    if TAGGER in names:
+        from deid_core.tagger import build_tagger
+
+        try:
+            tagger = build_tagger(args.triton_url, args.tagger_model_dir)
+        except FileNotFoundError as exc:
+            raise CliError(str(exc)) from None
+    return DetectionPipeline(build_detectors(names), tagger)
+
+
+class _Bar:
+    """A progress bar on stderr (by default only when stderr is a terminal), or nothing."""
+
+    def __init__(self, total: int, desc: str, enabled: bool | None) -> None:
+        show = sys.stderr.isatty() if enabled is None else enabled
+        self._bar: Any = None
+        if show:
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=total, desc=desc, unit="note", file=sys.stderr)
+
+    def update(self, n: int) -> None:
+        if self._bar is not None:
+            self._bar.update(n)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
 
 
 def _write_jsonl(out: IO[str], rows: Any) -> int:
@@ -94,22 +120,51 @@ def _write_jsonl(out: IO[str], rows: Any) -> int:
     return n
 
 
+def _write_output(path: str | None, rows: Any) -> int:
+    out = _open_output(path)
+    try:
+        return _write_jsonl(out, rows)
+    finally:
+        if out is not sys.stdout:
+            out.close()
+
+
+async def _detect_all(
+    pipeline: DetectionPipeline, notes: Sequence[EnrichedNote], batch_size: int, bar: _Bar
+) -> list[list[Span]]:
+    """Local detectors per note, one tagger call per batch of ``batch_size`` notes."""
+    found: list[list[Span]] = []
+    try:
+        for i in range(0, len(notes), batch_size):
+            chunk = notes[i : i + batch_size]
+            found.extend(await pipeline.detect_batch(chunk))
+            bar.update(len(chunk))
+    finally:
+        await pipeline.close()
+    return found
+
+
+def _run_detection(
+    pipeline: DetectionPipeline, notes: Sequence[EnrichedNote], args: argparse.Namespace
+) -> list[list[Span]]:
+    bar = _Bar(len(notes), "detect", args.progress)
+    try:
+        return asyncio.run(_detect_all(pipeline, notes, max(1, args.batch_size), bar))
+    except TaggerUnavailable as exc:
+        raise CliError(f"{exc}; nothing was written") from None
+    finally:
+        bar.close()
+
+
 # --------------------------------------------------------------------------------------------- commands
 
 
 def cmd_detect(args: argparse.Namespace) -> int:
-    records = _read_records(args.input)
-    pipeline = _detection_pipeline(args.detectors)
-    out = _open_output(args.output)
-    try:
-        rows = (
-            {"id": r.id, "spans": _spans_json(pipeline.detect(EnrichedNote.from_record(r)))}
-            for r in _progress(records, len(records), "detect", args.progress)
-        )
-        n = _write_jsonl(out, rows)
-    finally:
-        if out is not sys.stdout:
-            out.close()
+    notes = [EnrichedNote.from_record(r) for r in _read_records(args.input)]
+    found = _run_detection(_detection_pipeline(args), notes, args)
+    n = _write_output(
+        args.output, ({"id": note.note_id, "spans": _spans_json(s)} for note, s in zip(notes, found, strict=True))
+    )
     log.info("detect: %d notes", n)
     return EXIT_OK
 
@@ -124,8 +179,8 @@ def _build_store(spec: str) -> Any:
     raise CliError(f"unknown --store {spec!r}: use 'memory' or a redis:// URL")
 
 
-async def _deidentify_all(
-    records: Sequence[NoteRecord], pipeline: DetectionPipeline, args: argparse.Namespace
+async def _surrogate_all(
+    notes: Sequence[EnrichedNote], spans: Sequence[Sequence[Span]], args: argparse.Namespace
 ) -> list[DeidentifiedNote]:
     from deid_core.surrogate.engine import SurrogateConfig, Surrogator
     from deid_core.surrogate.keys import load_secret
@@ -138,67 +193,64 @@ async def _deidentify_all(
     config = SurrogateConfig(date_shift_min_days=args.date_shift_min_days, date_shift_max_days=args.date_shift_max_days)
     surrogator = Surrogator(store, key, config)
     # Bounded concurrency: notes wait on the store concurrently, but a burst must not open unbounded connections.
-    gate = asyncio.Semaphore(args.concurrency)
-    bar = _progress(None, len(records), "deidentify", args.progress)
+    gate = asyncio.Semaphore(max(1, args.concurrency))
+    bar = _Bar(len(notes), "surrogates", args.progress)
 
-    async def one(record: NoteRecord) -> DeidentifiedNote:
+    async def one(note: EnrichedNote, found: Sequence[Span]) -> DeidentifiedNote:
         async with gate:
-            note = EnrichedNote.from_record(record)
-            result = await surrogator.deidentify(note, pipeline.detect(note))
-            if bar is not None:
-                bar.update(1)
+            result = await surrogator.deidentify(note, found)
+            bar.update(1)
             return result
 
     try:
         if hasattr(store, "ping"):
             await store.ping()
-        return list(await asyncio.gather(*(one(r) for r in records)))
+        return list(await asyncio.gather(*(one(n, s) for n, s in zip(notes, spans, strict=True))))
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
         await store.close()
 
 
-def cmd_deidentify(args: argparse.Namespace) -> int:
-    if args.date_shift_min_days < 1 or args.date_shift_max_days < args.date_shift_min_days:
-        raise CliError("--date-shift-min-days must be >= 1 and <= --date-shift-max-days")
-    records = _read_records(args.input)
-    pipeline = _detection_pipeline(args.detectors)
+def _deidentify(records: Sequence[NoteRecord], args: argparse.Namespace) -> list[DeidentifiedNote]:
+    """Detect, then surrogate; any failure raises before anything is written."""
+    notes = [EnrichedNote.from_record(r) for r in records]
+    spans = _run_detection(_detection_pipeline(args), notes, args)
     try:
-        results = asyncio.run(_deidentify_all(records, pipeline, args))
+        return asyncio.run(_surrogate_all(notes, spans, args))
     except (ConnectionError, OSError) as exc:
         raise CliError(f"mapping store unavailable ({type(exc).__name__}); nothing was written") from None
     except Exception as exc:  # redis errors have their own tree; keep the message free of data
         if type(exc).__module__.startswith("redis"):
             raise CliError(f"mapping store error ({type(exc).__name__}); nothing was written") from None
         raise
-    out = _open_output(args.output)
-    try:
-        n = _write_jsonl(out, ({"id": r.note_id, "text": r.text, "spans": _spans_json(r.spans)} for r in results))
-    finally:
-        if out is not sys.stdout:
-            out.close()
+
+
+def _deidentified_rows(results: Sequence[DeidentifiedNote]) -> Any:
+    return ({"id": r.note_id, "text": r.text, "spans": _spans_json(r.spans)} for r in results)
+
+
+def cmd_deidentify(args: argparse.Namespace) -> int:
+    if args.date_shift_min_days < 1 or args.date_shift_max_days < args.date_shift_min_days:
+        raise CliError("--date-shift-min-days must be >= 1 and <= --date-shift-max-days")
+    results = _deidentify(_read_records(args.input), args)
+    n = _write_output(args.output, _deidentified_rows(results))
     log.info("deidentify: %d notes", n)
     return EXIT_OK
 
 
-def _gold_patients(path: Path) -> dict[str, EnrichedNote]:
-    """Patient headers carried by a JSONL gold file (the corpus generator writes them)."""
+def _gold_notes(path: Path, gold: Sequence[Any]) -> list[EnrichedNote]:
+    """Gold texts as notes, with the patient headers a JSONL gold file carries (the corpus writes them)."""
     from schemas import PatientHeader
 
-    notes: dict[str, EnrichedNote] = {}
-    if path.is_dir() or path.suffix.lower() == ".xml":
-        return notes
-    with path.open("rb") as fh:
-        for raw in fh:
-            if not raw.strip():
-                continue
-            obj = json.loads(raw)
-            patient = obj.get("patient")
-            notes[obj["id"]] = EnrichedNote(
-                obj["id"], obj["text"], PatientHeader.model_validate(patient) if patient else None
-            )
-    return notes
+    headers: dict[str, PatientHeader] = {}
+    if path.is_file() and path.suffix.lower() != ".xml":
+        with path.open("rb") as fh:
+            for raw in fh:
+                if raw.strip():
+                    obj = json.loads(raw)
+                    if obj.get("patient"):
+                        headers[str(obj["id"])] = PatientHeader.model_validate(obj["patient"])
+    return [EnrichedNote(doc.id, doc.text, headers.get(doc.id)) for doc in gold]
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -211,14 +263,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
             predictions = load_predictions(Path(args.pred))
             label = f"predictions from {args.pred}"
         else:
-            pipeline = _detection_pipeline(args.detectors)
-            with_headers = _gold_patients(gold_path)
+            notes = _gold_notes(gold_path, gold)
             started = time.perf_counter()
-            predictions = {}
-            for doc in _progress(gold, len(gold), "detect", args.progress):
-                note = with_headers.get(doc.id) or EnrichedNote(doc.id, doc.text)
-                predictions[doc.id] = pipeline.detect(note)
+            found = _run_detection(_detection_pipeline(args), notes, args)
             elapsed = time.perf_counter() - started
+            predictions = {note.note_id: spans for note, spans in zip(notes, found, strict=True)}
             chars = sum(len(d.text) for d in gold)
             label = (
                 f"detectors {args.detectors} on {len(gold)} notes, {chars} chars, "
@@ -241,10 +290,16 @@ def cmd_corpus(args: argparse.Namespace) -> int:
     from deid_core.corpus import generate_notes, write_jsonl
 
     out = _open_output(args.output)
+    bar = _Bar(args.n, f"corpus {args.split}", args.progress)
     try:
-        notes = generate_notes(args.split, args.n, seed=args.seed)
-        n = write_jsonl(_progress(notes, args.n, f"corpus {args.split}", args.progress), out)
+        def counted(notes: Any) -> Any:
+            for note in notes:
+                bar.update(1)
+                yield note
+
+        n = write_jsonl(counted(generate_notes(args.split, args.n, seed=args.seed)), out)
     finally:
+        bar.close()
         if out is not sys.stdout:
             out.close()
     print(f"wrote {n} {args.split} notes", file=sys.stderr)
@@ -259,17 +314,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     gold = list(generate_notes("test", args.n, seed=args.seed))
     records = [NoteRecord(id=g.id, text=g.text, patient=g.patient) for g in gold]
-    pipeline = _detection_pipeline(",".join(DEFAULT_DETECTORS))
     demo_args = argparse.Namespace(
-        secret_file=None, store=args.store, date_shift_min_days=1, date_shift_max_days=365,
-        concurrency=16, progress=args.progress,
+        secret_file=None, store=args.store, date_shift_min_days=1, date_shift_max_days=365, concurrency=16,
+        progress=args.progress, detectors=",".join(DEFAULT_DETECTORS), triton_url=args.triton_url,
+        tagger_model_dir=None, batch_size=32,
     )
     started = time.perf_counter()
-    results = asyncio.run(_deidentify_all(records, pipeline, demo_args))
+    results = _deidentify(records, demo_args)
     elapsed = time.perf_counter() - started
     out_path = out_dir / "deidentified.jsonl"
-    with out_path.open("w", encoding="utf-8") as fh:
-        _write_jsonl(fh, ({"id": r.note_id, "text": r.text, "spans": _spans_json(r.spans)} for r in results))
+    _write_output(str(out_path), _deidentified_rows(results))
     by_type = Counter(s.type.value for r in results for s in r.spans)
     chars = sum(len(r.text) for r in records)
     print(f"de-identified {len(results)} synthetic notes ({chars} chars) in {elapsed:.2f} s -> {out_path}")
@@ -293,12 +347,18 @@ def build_parser() -> argparse.ArgumentParser:
     def add_io(p: argparse.ArgumentParser) -> None:
         p.add_argument("-i", "--input", help="JSONL input {id, text, patient?} (default: stdin)")
         p.add_argument("-o", "--output", help="JSONL output (default: stdout)")
+        add_detectors(p)
+        add_progress(p)
+
+    def add_detectors(p: argparse.ArgumentParser) -> None:
         p.add_argument(
             "--detectors",
             default=",".join(DEFAULT_DETECTORS),
-            help=f"comma-separated detectors among {', '.join(DETECTOR_FACTORIES)} (default: %(default)s)",
+            help=f"comma-separated detectors among {', '.join(KNOWN_DETECTORS)} (default: %(default)s)",
         )
-        add_progress(p)
+        p.add_argument("--triton-url", help="run the tagger on a Triton server at this gRPC address (host:port) instead of in-process")
+        p.add_argument("--tagger-model-dir", help="weights for the in-process tagger (default: the shipped model)")
+        p.add_argument("--batch-size", type=int, default=32, help="notes per tagger call (default: %(default)s)")
 
     def add_progress(p: argparse.ArgumentParser) -> None:
         p.add_argument(
@@ -322,7 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("eval", help="score predictions (or the detectors themselves) against gold annotations")
     p.add_argument("--gold", required=True, help="gold JSONL {id, text, spans}, an i2b2 2014 XML file, or a directory of them")
     p.add_argument("--pred", help="predictions JSONL from 'deid detect' or 'deid deidentify'; omitted: run --detectors on the gold texts")
-    p.add_argument("--detectors", default=",".join(DEFAULT_DETECTORS), help="detectors to run when --pred is omitted (default: %(default)s)")
+    add_detectors(p)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     add_progress(p)
     p.set_defaults(func=cmd_eval)
@@ -339,6 +399,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-n", type=int, default=20, help="number of sample notes (default: %(default)s)")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--store", default="memory", help="'memory' or a Redis URL (default: memory)")
+    p.add_argument("--triton-url", help="run the tagger on a Triton server (gRPC host:port) instead of in-process")
     p.add_argument("--out-dir", default="out/demo", help="where results are written (default: %(default)s)")
     add_progress(p)
     p.set_defaults(func=cmd_demo)

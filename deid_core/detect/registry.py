@@ -1,6 +1,8 @@
-"""An explicit registry of detector factories, keyed by the names the CLI and settings use.
+"""Detector names as the CLI and settings spell them, and an explicit registry of local detectors.
 
-Explicit on purpose (no subclass scanning): adding a detector means adding one line here.
+Explicit on purpose (no subclass scanning): adding a detector means adding one line here. ``tagger`` is
+not a local ``Detector`` (it runs once per batch, possibly on a server), so it is listed by name only
+and built by ``deid_core.tagger.build_tagger``.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from collections.abc import Callable, Sequence
 from deid_core.detect.base import Detector
 
 DetectorFactory = Callable[[], Detector]
+TAGGER = "tagger"
 
 
 def _rules() -> Detector:
@@ -29,7 +32,8 @@ DETECTOR_FACTORIES: dict[str, DetectorFactory] = {
     "header": _header,
 }
 
-DEFAULT_DETECTORS: tuple[str, ...] = ("rules", "header")
+KNOWN_DETECTORS: tuple[str, ...] = (*DETECTOR_FACTORIES, TAGGER)
+DEFAULT_DETECTORS: tuple[str, ...] = ("rules", "header", TAGGER)
 
 
 def parse_detector_names(value: str | Sequence[str]) -> list[str]:
@@ -37,12 +41,13 @@ def parse_detector_names(value: str | Sequence[str]) -> list[str]:
     names = [n.strip() for n in value.split(",")] if isinstance(value, str) else [n.strip() for n in value]
     names = [n for n in names if n]
     if not names:
-        raise ValueError("no detectors given; choose from " + ", ".join(DETECTOR_FACTORIES))
-    unknown = [n for n in names if n not in DETECTOR_FACTORIES]
+        raise ValueError("no detectors given; choose from " + ", ".join(KNOWN_DETECTORS))
+    unknown = [n for n in names if n not in KNOWN_DETECTORS]
     if unknown:
-        raise ValueError(f"unknown detector(s) {', '.join(unknown)}; choose from {', '.join(DETECTOR_FACTORIES)}")
+        raise ValueError(f"unknown detector(s) {', '.join(unknown)}; choose from {', '.join(KNOWN_DETECTORS)}")
     return list(dict.fromkeys(names))
 
 
 def build_detectors(names: Sequence[str]) -> list[Detector]:
-    return [DETECTOR_FACTORIES[name]() for name in parse_detector_names(names)]
+    """The local detectors among ``names`` (the tagger, if named, is built separately)."""
+    return [DETECTOR_FACTORIES[name]() for name in parse_detector_names(names) if name != TAGGER]

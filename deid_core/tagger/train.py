@@ -15,7 +15,14 @@ import torch
 
 from deid_core.tagger.labels import bio_constraints, spans_to_tags, tag_names
 from deid_core.tagger.model import BiLstmCrf, ModelConfig
-from deid_core.tagger.runtime import CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, TaggerRuntime, make_windows, pad_batch
+from deid_core.tagger.runtime import (
+    CONFIG_FILE,
+    VOCAB_FILE,
+    WEIGHTS_FILE,
+    TaggerRuntime,
+    make_windows,
+    pad_batch,
+)
 from deid_core.tagger.tokenize import Token, tokenize
 from deid_core.tagger.vocab import Vocab
 from schemas import Span
