@@ -1,0 +1,14 @@
+"""All template families, grouped by the modules that write them."""
+
+from __future__ import annotations
+
+from deid_core.corpus.kinds import inpatient, outpatient, reports
+from deid_core.corpus.templates import FamilySpec
+
+
+def all_families() -> tuple[FamilySpec, ...]:
+    fams = inpatient.FAMILIES + reports.FAMILIES + outpatient.FAMILIES
+    names = [f.name for f in fams]
+    if len(names) != len(set(names)):
+        raise ValueError("duplicate template family names")
+    return fams

@@ -1,0 +1,143 @@
+"""The tagger's building blocks: tokenizer, BIO conversion, CRF decoding, windows, wire format, training."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from deid_core.tagger import wire
+from deid_core.tagger.crf import CRF
+from deid_core.tagger.labels import bio_constraints, spans_to_tags, tag_names, tags_to_spans
+from deid_core.tagger.runtime import TaggerRuntime, make_windows
+from deid_core.tagger.tokenize import tokenize
+from deid_core.tagger.train import LabelledText, TrainConfig, train
+from schemas import PhiType, Span
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("Results02/20/2087", ["Results", "02", "/", "20", "/", "2087"]),
+        ("MC#0937884Date", ["MC", "#", "0937884", "Date"]),
+        ("JohnSmith", ["John", "Smith"]),
+        ("MRIScan", ["MRI", "Scan"]),
+        ("SMITH, JOHN A", ["SMITH", ",", "JOHN", "A"]),
+        ("José's", ["Jos", "é", "'", "s"]),
+    ],
+)
+def test_tokenizer_splits_glued_tokens(text: str, expected: list[str]) -> None:
+    assert [t.text for t in tokenize(text)] == expected
+
+
+@given(st.text(max_size=200))
+def test_tokens_cover_all_non_space_characters_with_exact_offsets(text: str) -> None:
+    tokens = tokenize(text)
+    covered = set()
+    for tok in tokens:
+        assert text[tok.start : tok.end] == tok.text
+        covered.update(range(tok.start, tok.end))
+    assert covered == {i for i, ch in enumerate(text) if not ch.isspace()}
+
+
+def test_bio_round_trip_keeps_token_aligned_spans() -> None:
+    text = "Seen by Ann Lee on 03/05/2014 at Mercy Hospital."
+    spans = [Span(8, 15, PhiType.DOCTOR), Span(19, 29, PhiType.DATE), Span(33, 47, PhiType.HOSPITAL)]
+    names = tag_names()
+    index = {n: i for i, n in enumerate(names)}
+    tokens = tokenize(text)
+    back = tags_to_spans(tokens, spans_to_tags(tokens, spans, index), names, 0.9, "tagger")
+    assert [(s.start, s.end, s.type) for s in back] == [(s.start, s.end, s.type) for s in spans]
+
+
+def test_adjacent_spans_of_the_same_type_stay_separate() -> None:
+    text = "Ann Lee Bo Kim"
+    spans = [Span(0, 7, PhiType.PATIENT), Span(8, 14, PhiType.PATIENT)]
+    names = tag_names()
+    tokens = tokenize(text)
+    back = tags_to_spans(tokens, spans_to_tags(tokens, spans, {n: i for i, n in enumerate(names)}), names, 0.9, "t")
+    assert [(s.start, s.end) for s in back] == [(0, 7), (8, 14)]
+
+
+def test_crf_viterbi_matches_brute_force() -> None:
+    torch.manual_seed(0)
+    names = ["O", "B-DATE", "I-DATE", "B-AGE", "I-AGE"]
+    allowed, allowed_start = bio_constraints(names)
+    crf = CRF(len(names), allowed, allowed_start)
+    with torch.no_grad():
+        crf.transitions.normal_()
+        crf.start.normal_()
+        crf.end.normal_()
+    emissions = torch.randn(3, 4, len(names))
+    mask = torch.tensor([[1, 1, 1, 1], [1, 1, 1, 0], [1, 0, 0, 0]], dtype=torch.bool)
+    decoded = crf.decode(emissions, mask)
+    trans = crf._trans()
+    start = crf._start()
+    for b in range(3):
+        n = int(mask[b].sum())
+        best, best_path = None, None
+        for path in itertools.product(range(len(names)), repeat=n):
+            score = start[path[0]] + emissions[b, 0, path[0]] + crf.end[path[-1]]
+            for i in range(1, n):
+                score = score + trans[path[i - 1], path[i]] + emissions[b, i, path[i]]
+            if best is None or score > best:
+                best, best_path = score, list(path)
+        assert decoded[b] == best_path
+        assert not names[best_path[0]].startswith("I-")
+
+
+@given(st.integers(0, 2000), st.integers(20, 300), st.integers(0, 60))
+def test_windows_assign_every_token_exactly_once(n_tokens: int, size: int, overlap: int) -> None:
+    overlap = min(overlap, size // 2)
+    windows = make_windows(n_tokens, 0, size, overlap)
+    owned = [i for w in windows for i in range(w.keep_from, w.keep_to)]
+    assert owned == list(range(n_tokens))
+    for w in windows:
+        assert w.start <= w.keep_from <= w.keep_to <= w.end and w.end - w.start <= size
+
+
+@given(st.lists(st.text(max_size=300), min_size=1, max_size=5))
+def test_wire_round_trips_texts_including_astral_characters(texts: list[str]) -> None:
+    codes, lengths = wire.encode_texts(texts)
+    assert wire.decode_texts(codes, lengths) == texts
+
+
+def test_wire_round_trips_spans() -> None:
+    spans = [[Span(0, 3, PhiType.DATE), Span(5, 9, PhiType.LOCATION_OTHER)], [], [Span(2, 4, PhiType.IDNUM)]]
+    back = wire.decode_spans(wire.encode_spans(spans), 0.9)
+    assert [[(s.start, s.end, s.type) for s in doc] for doc in back] == [[(s.start, s.end, s.type) for s in doc] for doc in spans]
+
+
+def _toy_docs(n: int, seed: int) -> list[LabelledText]:
+    rng = random.Random(seed)
+    first = ["John", "Mary", "Alice", "Robert", "Linda", "James", "Karen", "Omar", "Wei", "Priya"]
+    last = ["Smith", "Jones", "Garcia", "Nguyen", "Patel", "Brown", "Okafor", "Kim", "Rossi", "Cohen"]
+    docs = []
+    for i in range(n):
+        name = f"{rng.choice(first)} {rng.choice(last)}"
+        date = f"{rng.randint(1, 12):02d}/{rng.randint(1, 28):02d}/20{rng.randint(10, 24)}"
+        prefix = rng.choice(["Patient ", "Seen today: ", "Pt "])
+        text = f"{prefix}{name} was admitted on {date} with BP 120/80 and Na 135."
+        s = len(prefix)
+        d = text.index(date)
+        docs.append(LabelledText(str(i), text, (Span(s, s + len(name), PhiType.PATIENT), Span(d, d + len(date), PhiType.DATE))))
+    return docs
+
+
+@pytest.mark.slow
+def test_training_learns_a_toy_task_and_round_trips_through_disk(tmp_path: Path) -> None:
+    docs = _toy_docs(260, seed=1)
+    reports = train(docs[:200], docs[200:], tmp_path, TrainConfig(epochs=8, patience=3, seed=3))
+    assert max(r.dev_f1 for r in reports) >= 0.9
+    runtime = TaggerRuntime.load(tmp_path, device="cpu")
+    texts = [d.text for d in docs[200:210]] + ["", "x" * 3000]
+    first = runtime.tag(texts)
+    assert first == runtime.tag(texts), "inference is deterministic"
+    found = {(s.start, s.end, s.type) for s in first[0]}
+    assert {(s.start, s.end, s.type) for s in docs[200].spans} <= found
+    assert first[-2] == []
