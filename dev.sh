@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's one entry point on a fresh machine.
 #   ./dev.sh demo [args]   run the main job on embedded defaults (installs what it needs first)
-#   ./dev.sh test [args]   install, start real services (Redis, ...), run ruff + pytest, stop services
+#   ./dev.sh test [args]   install, start real services (Redis, tritonserver), run ruff + pytest, stop them
 #   ./dev.sh setup         only create/refresh the virtualenv
 #   ./dev.sh deid ARGS     run the deid CLI from the virtualenv
 set -euo pipefail
@@ -32,7 +32,7 @@ setup() {
     say "installing dependencies into .venv (first run takes a minute or two)"
     "$VENV/bin/python" -m pip install -q --upgrade pip 2>&1 | grep -v "is ignored" >&2 || true
     "$VENV/bin/python" -m pip install -q -e ".[test]" 2>&1 | grep -v -e "is ignored" -e "^\s*$" >&2 || true
-    "$VENV/bin/python" -c "import deid_core, schemas, workers, pydantic, redis, faker, hypothesis, pytest" \
+    "$VENV/bin/python" -c "import deid_core, schemas, workers, pydantic, redis, faker, hypothesis, pytest, torch, tritonclient.grpc, pytriton" \
       || { say "dependency installation failed"; exit 1; }
     echo "$want" >"$stamp"
   fi
@@ -43,7 +43,7 @@ run_tests() {
   export DEID_RUN_DIR="$ROOT/.run/test-services"
   trap '"$ROOT/scripts/services.sh" stop || true' EXIT
   local env_lines
-  env_lines=$("$ROOT/scripts/services.sh" start redis)
+  env_lines=$("$ROOT/scripts/services.sh" start redis triton)
   while IFS= read -r line; do [[ "$line" == *=* ]] && export "${line?}"; done <<<"$env_lines"
   say "services: $(echo "$env_lines" | tr '\n' ' ')"
   "$VENV/bin/ruff" check schemas deid_core workers tests

@@ -11,7 +11,6 @@ from dataclasses import asdict, dataclass
 
 import torch
 from torch import nn
-from torch.nn.utils.rnn import pack_padded_sequence
 
 from deid_core.tagger.crf import CRF
 from deid_core.tagger.tokenize import N_CASING_CLASSES
@@ -52,12 +51,14 @@ class BiLstmCrf(nn.Module):
         c = config
         self.word_emb = nn.Embedding(c.n_words, c.word_dim, padding_idx=0)
         self.char_emb = nn.Embedding(c.n_chars, c.char_dim, padding_idx=0)
-        self.char_lstm = nn.LSTM(c.char_dim, c.char_hidden, batch_first=True, bidirectional=True)
+        self.char_fwd = nn.LSTM(c.char_dim, c.char_hidden, batch_first=True)
+        self.char_bwd = nn.LSTM(c.char_dim, c.char_hidden, batch_first=True)
         self.casing_emb = nn.Embedding(N_CASING_CLASSES, c.casing_dim, padding_idx=0)
         self.space_emb = nn.Embedding(3, 4, padding_idx=0)
         in_dim = c.word_dim + 2 * c.char_hidden + c.casing_dim + 4
         self.dropout = nn.Dropout(c.dropout)
-        self.lstm = nn.LSTM(in_dim, c.hidden, batch_first=True, bidirectional=True)
+        self.lstm_fwd = nn.LSTM(in_dim, c.hidden, batch_first=True)
+        self.lstm_bwd = nn.LSTM(in_dim, c.hidden, batch_first=True)
         self.out = nn.Linear(2 * c.hidden, c.n_tags)
         self.crf = CRF(c.n_tags, allowed, allowed_start)
 
@@ -67,11 +68,15 @@ class BiLstmCrf(nn.Module):
         real = mask.reshape(b * t)
         out = torch.zeros(b * t, 2 * self.config.char_hidden, device=chars.device)
         if real.any():
-            words = flat[real]
+            # Words repeat a lot within a batch; run the character LSTM once per distinct spelling.
+            words, inverse = torch.unique(flat[real], dim=0, return_inverse=True)
             lengths = (words != 0).sum(1).clamp(min=1)
-            packed = pack_padded_sequence(self.char_emb(words), lengths.cpu(), batch_first=True, enforce_sorted=False)
-            _, (h, _) = self.char_lstm(packed)
-            out[real] = torch.cat([h[0], h[1]], dim=1)
+            states = _bidirectional(self.char_fwd, self.char_bwd, self.char_emb(words), lengths)
+            # Each direction's final state sits at the word's last character (forward) or first (backward).
+            h = self.config.char_hidden
+            last = states[torch.arange(len(words), device=chars.device), lengths - 1, :h]
+            first = states[:, 0, h:]
+            out[real] = torch.cat([last, first], dim=1)[inverse]
         return out.reshape(b, t, -1)
 
     def emissions(self, batch: Batch) -> torch.Tensor:
@@ -85,9 +90,7 @@ class BiLstmCrf(nn.Module):
             dim=2,
         )
         lengths = batch.mask.sum(1).clamp(min=1)
-        packed = pack_padded_sequence(self.dropout(x), lengths.cpu(), batch_first=True, enforce_sorted=False)
-        out, _ = self.lstm(packed)
-        out, _ = nn.utils.rnn.pad_packed_sequence(out, batch_first=True, total_length=x.shape[1])
+        out = _bidirectional(self.lstm_fwd, self.lstm_bwd, self.dropout(x), lengths)
         return self.out(self.dropout(out))
 
     def loss(self, batch: Batch, tags: torch.Tensor) -> torch.Tensor:
@@ -96,3 +99,24 @@ class BiLstmCrf(nn.Module):
     @torch.no_grad()
     def predict(self, batch: Batch) -> list[list[int]]:
         return self.crf.decode(self.emissions(batch), batch.mask)
+
+
+def _reverse_within_length(x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+    """Reverse each row's first ``length`` steps, leaving the padding where it is (an involution)."""
+    steps = torch.arange(x.shape[1], device=x.device).unsqueeze(0)
+    idx = lengths.unsqueeze(1) - 1 - steps
+    idx = torch.where(idx >= 0, idx, steps)
+    return x.gather(1, idx.unsqueeze(-1).expand_as(x))
+
+
+def _bidirectional(fwd: nn.LSTM, bwd: nn.LSTM, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+    """A BiLSTM over right-padded rows whose outputs do not depend on how much padding a row has.
+
+    Packed sequences would give the same guarantee, but their CPU backward pass zero-fills the whole
+    gate buffer at every time step, which made training several times slower. Right padding never
+    reaches a forward LSTM's real steps, and reversing within each row's length keeps it behind the
+    backward LSTM's real steps too, so a note tags the same whatever it is batched with.
+    """
+    forward, _ = fwd(x)
+    backward, _ = bwd(_reverse_within_length(x, lengths))
+    return torch.cat([forward, _reverse_within_length(backward, lengths)], dim=2)

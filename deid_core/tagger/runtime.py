@@ -8,12 +8,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import torch
 
 from deid_core.tagger.labels import bio_constraints, tags_to_spans
 from deid_core.tagger.model import Batch, BiLstmCrf, ModelConfig
 from deid_core.tagger.tokenize import Token, tokenize
-from deid_core.tagger.vocab import MAX_WORD_CHARS, Vocab
+from deid_core.tagger.vocab import EncodedTokens, Vocab
 from schemas import Span
 
 CONFIG_FILE = "tagger.json"
@@ -49,28 +50,24 @@ def make_windows(n_tokens: int, text_index: int, size: int, overlap: int) -> lis
     return windows
 
 
-def pad_batch(encoded: Sequence[tuple[list[int], list[list[int]], list[int], list[int]]]) -> Batch:
-    b = len(encoded)
-    t = max(1, max(len(e[0]) for e in encoded))
-    c = max(1, max((len(ch) for e in encoded for ch in e[1]), default=1))
-    words = torch.zeros(b, t, dtype=torch.long)
-    chars = torch.zeros(b, t, min(c, MAX_WORD_CHARS), dtype=torch.long)
-    casing = torch.zeros(b, t, dtype=torch.long)
-    spaces = torch.zeros(b, t, dtype=torch.long)
-    mask = torch.zeros(b, t, dtype=torch.bool)
-    for i, (w, ch, ca, sp) in enumerate(encoded):
-        n = len(w)
-        if n == 0:
-            continue
-        words[i, :n] = torch.tensor(w)
-        casing[i, :n] = torch.tensor(ca)
-        spaces[i, :n] = torch.tensor(sp)
+def pad_batch(items: Sequence[EncodedTokens]) -> Batch:
+    b = len(items)
+    t = max(1, max(len(e) for e in items))
+    c = max(1, max((int(e.char_lengths.max()) for e in items if len(e)), default=1))
+    words = np.zeros((b, t), dtype=np.int64)
+    chars = np.zeros((b, t, c), dtype=np.int64)
+    casing = np.zeros((b, t), dtype=np.int64)
+    spaces = np.zeros((b, t), dtype=np.int64)
+    mask = np.zeros((b, t), dtype=np.bool_)
+    for i, e in enumerate(items):
+        n = len(e)
+        words[i, :n] = e.words
+        chars[i, :n] = e.chars[:, :c]
+        casing[i, :n] = e.casing
+        spaces[i, :n] = e.spaces
         mask[i, :n] = True
-        for j, cc in enumerate(ch):
-            if cc:
-                chars[i, j, : len(cc)] = torch.tensor(cc)
     mask[:, 0] = True  # the CRF needs a first position even for an empty window; it is never read back
-    return Batch(words, chars, casing, spaces, mask)
+    return Batch(*(torch.from_numpy(a) for a in (words, chars, casing, spaces, mask)))
 
 
 class TaggerRuntime:
@@ -111,12 +108,14 @@ class TaggerRuntime:
             w for i, toks in enumerate(token_lists) for w in make_windows(len(toks), i, self.window_tokens, self.window_overlap)
         ]
         out: list[list[int]] = [[0] * len(toks) for toks in token_lists]
+        # Encode each text once; windows are slices of it.
+        encoded = [self.vocab.encode(toks) for toks in token_lists]
         # Longest first so each batch holds windows of similar length (less padding).
         windows.sort(key=lambda w: w.end - w.start, reverse=True)
         for b in range(0, len(windows), self.max_batch_windows):
             chunk = windows[b : b + self.max_batch_windows]
-            encoded = [self.vocab.encode(token_lists[w.text_index][w.start : w.end]) for w in chunk]
-            paths = self.model.predict(pad_batch(encoded).to(self.device))
+            batch = pad_batch([encoded[w.text_index].window(w.start, w.end) for w in chunk])
+            paths = self.model.predict(batch.to(self.device))
             for w, path in zip(chunk, paths, strict=True):
                 dest = out[w.text_index]
                 for pos in range(w.keep_from, w.keep_to):

@@ -41,7 +41,7 @@ class LabelledText:
 class TrainConfig:
     epochs: int = 30
     patience: int = 4
-    batch_windows: int = 32
+    batch_windows: int = 64
     learning_rate: float = 2e-3
     window_tokens: int = 200
     window_overlap: int = 50
@@ -104,7 +104,11 @@ def train(
     train_tokens = [tokenize(d.text) for d in train_docs]
     vocab = Vocab.build(train_tokens)
     labelled = [(toks, spans_to_tags(toks, d.spans, index)) for toks, d in zip(train_tokens, train_docs, strict=True)]
-    windows = _training_windows(labelled, config.train_window_tokens, config.train_window_tokens // 4)
+    # Encode once; every epoch reuses the arrays.
+    windows = [
+        (vocab.encode(toks), torch.tensor(tags))
+        for toks, tags in _training_windows(labelled, config.train_window_tokens, config.train_window_tokens // 4)
+    ]
     model_config = ModelConfig(n_words=len(vocab.words), n_chars=len(vocab.chars), n_tags=len(names), **config.model)  # type: ignore[arg-type]
     allowed, allowed_start = bio_constraints(names)
     model = BiLstmCrf(model_config, allowed, allowed_start)
@@ -131,11 +135,10 @@ def train(
         iterator = progress(batches, desc=f"epoch {epoch}", unit="batch", leave=False) if progress else batches
         total = 0.0
         for batch_items in iterator:  # type: ignore[attr-defined]
-            encoded = [vocab.encode(toks) for toks, _ in batch_items]
-            batch = pad_batch(encoded)
+            batch = pad_batch([enc for enc, _ in batch_items])
             tags = torch.zeros_like(batch.words)
             for i, (_, t) in enumerate(batch_items):
-                tags[i, : len(t)] = torch.tensor(t)
+                tags[i, : len(t)] = t
             optimizer.zero_grad()
             loss = model.loss(batch, tags)
             loss.backward()

@@ -9,6 +9,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from deid_core.tagger.tokenize import Token, casing_class
 
 PAD, UNK = 0, 1
@@ -50,12 +52,21 @@ class Vocab:
     def encode_chars(self, text: str) -> list[int]:
         return [self.chars.get(ch, UNK) for ch in text[:MAX_WORD_CHARS]]
 
-    def encode(self, tokens: Sequence[Token]) -> tuple[list[int], list[list[int]], list[int], list[int]]:
-        words = [self.encode_word(t.text) for t in tokens]
-        chars = [self.encode_chars(t.text) for t in tokens]
-        casing = [casing_class(t.text) for t in tokens]
-        spaces = [1 + int(t.space_before) for t in tokens]
-        return words, chars, casing, spaces
+    def encode(self, tokens: Sequence[Token]) -> EncodedTokens:
+        n = len(tokens)
+        chars = np.zeros((n, MAX_WORD_CHARS), dtype=np.int64)
+        char_lengths = np.zeros(n, dtype=np.int64)
+        for i, t in enumerate(tokens):
+            ids = self.encode_chars(t.text)
+            chars[i, : len(ids)] = ids
+            char_lengths[i] = len(ids)
+        return EncodedTokens(
+            words=np.fromiter((self.encode_word(t.text) for t in tokens), dtype=np.int64, count=n),
+            chars=chars,
+            char_lengths=char_lengths,
+            casing=np.fromiter((casing_class(t.text) for t in tokens), dtype=np.int64, count=n),
+            spaces=np.fromiter((1 + int(t.space_before) for t in tokens), dtype=np.int64, count=n),
+        )
 
     def save(self, path: Path) -> None:
         path.write_text(json.dumps({"words": self.words, "chars": self.chars}, ensure_ascii=False))
@@ -64,3 +75,23 @@ class Vocab:
     def load(cls, path: Path) -> Vocab:
         data = json.loads(path.read_text())
         return cls(data["words"], data["chars"])
+
+
+@dataclass(frozen=True, slots=True)
+class EncodedTokens:
+    """Model inputs for a token sequence; slicing gives the inputs of a window."""
+
+    words: np.ndarray  # (n,)
+    chars: np.ndarray  # (n, MAX_WORD_CHARS)
+    char_lengths: np.ndarray  # (n,)
+    casing: np.ndarray  # (n,)
+    spaces: np.ndarray  # (n,)
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def window(self, start: int, end: int) -> EncodedTokens:
+        return EncodedTokens(
+            self.words[start:end], self.chars[start:end], self.char_lengths[start:end],
+            self.casing[start:end], self.spaces[start:end],
+        )
