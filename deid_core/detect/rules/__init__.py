@@ -1,0 +1,53 @@
+"""Rule-based PHI detectors: dates, ages, contacts, SSNs, context-driven IDs and addresses.
+
+``build_rule_detector()`` returns the ``rules`` detector. Its spans may overlap (a merger resolves
+that); spans found by two patterns with the same offsets and type are reported once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from deid_core.detect.base import Detector, Pattern, PatternDetector
+from deid_core.detect.rules.ages import age_patterns, age_value
+from deid_core.detect.rules.contact import contact_patterns
+from deid_core.detect.rules.dates import date_patterns
+from deid_core.detect.rules.ids import id_patterns
+from deid_core.detect.rules.location import location_patterns
+from schemas import EnrichedNote, Span
+
+RULES_SOURCE = "rules"
+
+
+def rule_patterns() -> list[Pattern]:
+    """Every rule pattern, grouped by family (dates, ages, contact/SSN, IDs, locations)."""
+    return [*date_patterns(), *age_patterns(), *contact_patterns(), *id_patterns(), *location_patterns()]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleDetector:
+    """A ``PatternDetector`` that reports each (start, end, type) once, with the best-scoring pattern."""
+
+    name: str
+    patterns: Sequence[Pattern]
+
+    def detect(self, note: EnrichedNote) -> list[Span]:
+        if not note.text:
+            return []
+        raw = PatternDetector(self.name, self.patterns).detect(note)
+        best: dict[tuple[int, int, str], Span] = {}
+        for span in raw:
+            key = (span.start, span.end, span.type.value)
+            kept = best.get(key)
+            if kept is None or span.score > kept.score:
+                best[key] = span
+        return sorted(best.values(), key=lambda s: (s.start, s.end, s.type.value))
+
+
+def build_rule_detector() -> Detector:
+    """The ``rules`` detector used by the pipeline."""
+    return RuleDetector(RULES_SOURCE, tuple(rule_patterns()))
+
+
+__all__ = ["RULES_SOURCE", "RuleDetector", "age_value", "build_rule_detector", "rule_patterns"]

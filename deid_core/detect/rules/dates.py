@@ -1,0 +1,228 @@
+"""DATE patterns: numeric, ISO, month names, partial dates, years in context, weekdays, holidays, seasons.
+
+Numeric look-alikes (BP 120/80, Apgar 8/9, pain 7/10, 1/2 tab, 20/20 vision) are rejected by
+plausibility (month 1-12, day 1-31), by the word before (vital/score cues) and the word after
+(units, "pain", "strength"), and by requiring a date cue for single-digit ``d/d`` forms.
+"""
+
+from __future__ import annotations
+
+import re
+
+from deid_core.detect.base import Pattern
+from deid_core.detect.rules.context import (
+    digit_start,
+    followed_by_unit,
+    last_word,
+    next_word,
+    preceded_by,
+    word_start,
+)
+from schemas import PhiType
+
+_MONTH_FORMS = (
+    "Jan(?:uary)?", "Feb(?:ruary)?", "Mar(?:ch)?", "Apr(?:il)?", "May", "June?", "July?", "Aug(?:ust)?",
+    "Sep(?:t(?:ember)?)?", "Oct(?:ober)?", "Nov(?:ember)?", "Dec(?:ember)?",
+)
+_ALL_MONTH_FORMS = (*_MONTH_FORMS, *(f.upper() for f in _MONTH_FORMS))
+# Capitalised or all-caps only: lower-case "may", "mar", "march", "dec" are verbs and abbreviations.
+MONTH = "(?:" + "|".join(_ALL_MONTH_FORMS) + ")"
+# The same, opening with a literal letter and checking the left word boundary after it (see word_start).
+_MONTH_LEAD = "(?:" + "|".join(f"{f[0]}(?<!\\w{f[0]}){f[1:]}" for f in _ALL_MONTH_FORMS) + ")"
+_FULL_MONTHS = ("January", "February", "March", "April", "June", "July", "August", "September", "October",
+                "November", "December")
+_FULL_MONTH_LEAD = "(?:" + "|".join(
+    f"{f[0]}(?<!\\w{f[0]}){f[1:]}" for f in (*_FULL_MONTHS, *(m.upper() for m in _FULL_MONTHS))
+) + ")"
+_DAY = r"(?:[12]\d|3[01]|0?[1-9])(?i:st|nd|rd|th)?"
+_YEAR4 = r"(?:19\d{2}|20\d{2})"
+_YEAR = rf"(?:{_YEAR4}|['\u2019]\d{{2}})"
+# No digit, word char or date separator on either side of a numeric date.
+_NUM_LEFT = r"\w/.\-"
+_NUM_RIGHT = r"(?![\w/]|[.\-]\d)"
+
+# Cues before a numeric value that make it a measurement or score, not a date.
+_NOT_DATE_BEFORE = frozenset(
+    {
+        "bp", "pressure", "pressures", "apgar", "apgars", "grade", "gr", "gcs", "nihss", "pain", "strength",
+        "motor", "vision", "acuity", "va", "ratio", "murmur", "ef", "lvef", "fio2", "peep", "ie", "rated",
+        "tanner", "titer", "titre", "dilution", "sat", "sats", "spo2", "o2", "score", "mmse", "moca", "rr",
+        "hr", "pulse", "lvedp", "pa", "cvp", "map", "abp", "nbp", "sbp", "dbp", "vent", "settings", "ps",
+        "cpap", "bipap", "epap", "ipap", "dose", "doses", "take", "takes", "took", "tab", "tabs", "give",
+        "gave", "grades", "stage", "class", "phq", "gad", "audit", "cage", "bmi", "ppd", "vs",
+        "vitals", "ptt", "inr", "fev1", "fvc", "dlco", "reflexes", "dtr", "dtrs",
+    }
+)
+_NOT_DATE_AFTER = frozenset(
+    {
+        "pain", "strength", "vision", "murmur", "scale", "tab", "tabs", "tablet", "tablets", "of", "dilution",
+        "ratio", "systolic", "diastolic", "mmhg", "bilaterally", "bilat", "throughout",
+        "reflexes", "power", "score", "points", "hearing", "th",
+    }
+)
+# Words that make a bare single-digit "d/d" a date ("seen on 3/4", "since 2/9").
+_DATE_CUES = frozenset(
+    {
+        "on", "since", "from", "until", "till", "by", "dated", "date", "dos", "dob", "through", "thru",
+        "after", "before", "starting", "started", "beginning", "ending", "ended", "between", "admitted",
+        "discharged", "seen", "visit", "effective", "circa", "around", "approximately", "due", "scheduled",
+        "returned", "admission", "discharge", "surgery", "last", "next",
+    }
+)
+_YEAR_CUES = frozenset(
+    {
+        "in", "since", "from", "until", "till", "by", "during", "circa", "around", "before", "after", "through",
+        "thru", "early", "late", "mid", "born", "dated", "year", "fall", "spring", "summer", "winter", "autumn",
+    }
+)
+_SEASONS = ("spring", "summer", "fall", "autumn", "winter")
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+# Multi-word holidays use one literal space so that each gate substring below is a true precondition.
+_HOLIDAYS = (
+    r"christmas(?: (?:eve|day))?", "xmas", r"thanksgiving(?: day)?", r"new year['\u2019]?s(?: (?:day|eve))?",
+    r"easter(?: (?:sunday|monday))?", r"good friday", r"memorial day", r"labou?r day", r"independence day",
+    r"fourth of july", "halloween", r"valentine['\u2019]?s day", r"mother['\u2019]?s day", r"father['\u2019]?s day",
+    r"veterans['\u2019]? day", r"columbus day", r"presidents['\u2019]? day", r"martin luther king(?: jr\.?)? day",
+    r"mlk day", r"st\.? patrick['\u2019]?s day", r"black friday", "hanukkah", "chanukah", "passover",
+    r"yom kippur", r"rosh hashanah", "ramadan", "diwali", "kwanzaa", "juneteenth", r"boxing day",
+)
+_HOLIDAY_GATE = (
+    "christmas", "xmas", "thanksgiving", "new year", "easter", "friday", "memorial", "labor day", "labour day",
+    "independence day", "fourth of july", "halloween", "valentine", "s day", "veterans", "columbus",
+    "presidents", "king", "mlk", "patrick", "hanukkah", "chanukah", "passover", "yom kippur", "rosh hashanah",
+    "ramadan", "diwali", "kwanzaa", "juneteenth", "boxing day",
+)
+
+
+def _plausible_md(month: int, day: int) -> bool:
+    return 1 <= month <= 12 and 1 <= day <= 31
+
+
+def _valid_numeric_full(text: str, m: re.Match[str]) -> bool:
+    a, b, year = int(m["a"]), int(m["b"]), m["y"]
+    if len(year) == 4 and not 1900 <= int(year) <= 2099:
+        return False
+    if m["sep"] == "." and len(year) == 2 and not (len(m["a"]) == 2 and len(m["b"]) == 2):
+        # "1.2.10" is more often a version or a list index than a date.
+        return False
+    if not (_plausible_md(a, b) or _plausible_md(b, a)):
+        return False
+    return not preceded_by(text, m.start(), _NOT_DATE_BEFORE)
+
+
+def _valid_iso(text: str, m: re.Match[str]) -> bool:
+    return _plausible_md(int(m["m"]), int(m["d"]))
+
+
+def _valid_month_year_numeric(text: str, m: re.Match[str]) -> bool:
+    if not 1 <= int(m["m"]) <= 12:
+        return False
+    return not preceded_by(text, m.start(), _NOT_DATE_BEFORE) and not followed_by_unit(text, m.end())
+
+
+def _valid_partial(text: str, m: re.Match[str]) -> bool:
+    month_s, day_s = m["m"], m["d"]
+    if not _plausible_md(int(month_s), int(day_s)):
+        return False
+    if preceded_by(text, m.start(), _NOT_DATE_BEFORE):
+        return False
+    if followed_by_unit(text, m.end()) or next_word(text, m.end()) in _NOT_DATE_AFTER:
+        return False
+    if len(month_s) == 1 and len(day_s) == 1:
+        # "3/4", "2/3", "5/5" are usually fractions or grades; only a date cue makes them dates.
+        return preceded_by(text, m.start(), _DATE_CUES, hops=0)
+    return True
+
+
+def _month_day(text: str, m: re.Match[str]) -> bool:
+    return m["yr"] is not None or not followed_by_unit(text, m.end())
+
+
+def _valid_day_month(text: str, m: re.Match[str]) -> bool:
+    day = int(re.match(r"\d+", m["day"]).group())  # type: ignore[union-attr]
+    return 1 <= day <= 31 and _month_day(text, m)
+
+
+def _not_a_count(text: str, m: re.Match[str]) -> bool:
+    return not followed_by_unit(text, m.end())
+
+
+def _year_after_cue(text: str, m: re.Match[str]) -> bool:
+    # The year regex starts at the digits (fast scan); the cue word ("in", "since") is checked here.
+    start = m.start()
+    if start == 0 or not text[start - 1].isspace():
+        return False
+    return last_word(text, start) in _YEAR_CUES and not followed_by_unit(text, m.end())
+
+
+def _bare_may(text: str, m: re.Match[str]) -> bool:
+    return preceded_by(text, m.start(), frozenset({"in", "since", "until", "till", "by", "early", "late", "mid",
+                                                   "last", "next", "this", "during", "of", "before", "after"}),
+                       hops=0)
+
+
+def date_patterns() -> list[Pattern]:
+    """All DATE patterns. Spans may overlap (``March 5, 2014`` also yields ``March``); the merger unions them."""
+    d = PhiType.DATE
+    num = digit_start(_NUM_LEFT)
+    return [
+        Pattern(
+            "date_numeric",
+            rf"(?P<a>{num}\d?)(?P<sep>[/.\-])(?P<b>\d{{1,2}})(?P=sep)(?P<y>\d{{4}}|\d{{2}}){_NUM_RIGHT}",
+            d, score=0.9, flags=0, validate=_valid_numeric_full,
+        ),
+        Pattern(
+            "date_iso",
+            rf"(?P<y>(?:19|20)(?<![{_NUM_LEFT}]\d\d)\d{{2}})(?P<sep>[/.\-])(?P<m>\d{{1,2}})(?P=sep)(?P<d>\d{{1,2}})"
+            r"(?:T\d{1,2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+\-]\d{2}:?\d{2})?)?"
+            rf"{_NUM_RIGHT}",
+            d, score=0.95, flags=0, validate=_valid_iso,
+        ),
+        Pattern(
+            "date_month_year_numeric",
+            rf"(?P<m>{num}\d?)/(?P<y>{_YEAR4}){_NUM_RIGHT}",
+            d, score=0.8, flags=0, validate=_valid_month_year_numeric,
+        ),
+        Pattern(
+            "date_partial_md",
+            rf"(?P<m>{num}\d?)/(?P<d>\d{{1,2}}){_NUM_RIGHT}",
+            d, score=0.7, flags=0, validate=_valid_partial,
+        ),
+        Pattern(
+            "date_month_day",
+            rf"(?P<mon>{_MONTH_LEAD})(?:\.\s*|\s+|-)(?P<day>{_DAY})\b(?:(?:,\s*|\s+|-)(?P<yr>{_YEAR})\b)?",
+            d, score=0.9, flags=0, validate=_month_day,
+        ),
+        Pattern(
+            "date_day_month",
+            rf"(?P<day>{num}\d?(?i:st|nd|rd|th)?)(?:\s+of\s+|\s+|-)?(?P<mon>{MONTH})(?![A-Za-z])\.?"
+            rf"(?:(?:,\s*|\s+|-)?(?P<yr>{_YEAR})\b)?",
+            d, score=0.9, flags=0, validate=_valid_day_month,
+        ),
+        Pattern(
+            "date_month_year",
+            rf"(?P<mon>{_MONTH_LEAD})\.?(?:\s+of)?,?\s*(?P<yr>{_YEAR})\b",
+            d, score=0.9, flags=0,
+        ),
+        Pattern("date_month_name", rf"{_FULL_MONTH_LEAD}\b", d, score=0.6, flags=0),
+        Pattern("date_month_may", r"M(?<!\wM)ay\b(?!\s+(?:be|have|need|not|also|require|benefit|take|use|return)\b)",
+                d, score=0.6, flags=0, validate=_bare_may),
+        Pattern(
+            "date_year_in_context",
+            rf"(?:19|20)(?<![{_NUM_LEFT}]\d\d)\d{{2}}(?![\w/]|[.\-/]\d)",
+            d, score=0.75, flags=0, validate=_year_after_cue,
+        ),
+        Pattern("date_year_parenthesised", rf"\((?P<y>{_YEAR4})\)", d, score=0.7, group="y", flags=0),
+        Pattern(
+            "date_year_apostrophe",
+            r"['\u2019](?<![\w'\u2019]['\u2019])\d{2}\b(?!['\u2019])",
+            d, score=0.6, flags=0, validate=_not_a_count,
+        ),
+        Pattern(
+            "date_season_year", rf"{word_start(_SEASONS)}(?:\s+of)?,?\s+{_YEAR}\b", d, score=0.85, flags=0,
+            gate=_SEASONS,
+        ),
+        Pattern("date_weekday", rf"{word_start(_WEEKDAYS)}(?i:s)?\b", d, score=0.85, flags=0, gate=("day",)),
+        Pattern("date_holiday", rf"{word_start(_HOLIDAYS)}\b", d, score=0.85, flags=0, gate=_HOLIDAY_GATE),
+    ]

@@ -1,0 +1,123 @@
+"""LOCATION patterns: street addresses, PO boxes, ``City, ST 02114`` lines, ZIP codes, rooms.
+
+A bare 5-digit number is far more often a lab value or an ID than a ZIP, so ZIPs are only tagged
+after a state or the word "zip"; cities and states only inside a full ``City, ST ZIP`` line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from deid_core.detect.base import Pattern
+from deid_core.detect.rules.context import followed_by_unit, word_start
+from schemas import PhiType
+
+STATE_ABBREVIATIONS = (
+    "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND "
+    "OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR VI GU AS MP"
+).split()
+STATE_NAMES = (
+    "Alabama", "Alaska", "Arizona", "Arkansas", "California", "Colorado", "Connecticut", "Delaware", "Florida",
+    "Georgia", "Hawaii", "Idaho", "Illinois", "Indiana", "Iowa", "Kansas", "Kentucky", "Louisiana", "Maine",
+    "Maryland", "Massachusetts", "Michigan", "Minnesota", "Mississippi", "Missouri", "Montana", "Nebraska",
+    "Nevada", "New Hampshire", "New Jersey", "New Mexico", "New York", "North Carolina", "North Dakota", "Ohio",
+    "Oklahoma", "Oregon", "Pennsylvania", "Rhode Island", "South Carolina", "South Dakota", "Tennessee", "Texas",
+    "Utah", "Vermont", "Virginia", "Washington", "West Virginia", "Wisconsin", "Wyoming", "Puerto Rico",
+    "District of Columbia",
+)
+_STATE = (
+    "(?:"
+    + "|".join(f"{w[0]}(?<!\\w{w[0]}){w[1:]}" for w in sorted(STATE_NAMES, key=len, reverse=True))
+    + "|"
+    + "|".join(f"{w[0]}(?<!\\w{w[0]}){w[1:]}" for w in STATE_ABBREVIATIONS)
+    + r"|M(?<!\wM)ass\.|C(?<!\wC)alif\.|P(?<!\wP)enn\.)"
+)
+_ZIP = r"\d{5}(?:-\d{4})?(?![\d\-])"
+_CITY_WORD = r"(?:[A-Z][a-z]+(?:['\u2019][A-Za-z]+)?|[A-Z]{3,}|St\.)"
+# The city is found by looking back from the state. A multi-word city ("New York", "Salt Lake City")
+# needs a clear left edge (line start, comma, "in"/"at"/...); otherwise one word, so that
+# "Seen at Oak Street Boston, MA" does not swallow the street.
+_CITY_BEFORE_MULTI = re.compile(
+    rf"(?:^|[,\n.;:]|\b(?:in|from|near))[ \t]*(?P<city>{_CITY_WORD}(?:[ \-]{_CITY_WORD}){{0,2}}),?[ \t]+$"
+)
+_CITY_BEFORE_ONE = re.compile(rf"\b(?P<city>{_CITY_WORD}),?[ \t]+$")
+_CITY_WINDOW = 60
+
+
+_STATE_BEFORE = re.compile(rf"(?P<state>{_STATE})(?![A-Za-z]),?[ \t]+$")
+_STATE_WINDOW = 30
+
+
+def _state_before(text: str, m: re.Match[str]) -> re.Match[str] | None:
+    return _STATE_BEFORE.search(text, max(0, m.start() - _STATE_WINDOW), m.start())
+
+
+def _zip_after_state(text: str, m: re.Match[str]) -> bool:
+    return _state_before(text, m) is not None
+
+
+def _state_and_city(text: str, m: re.Match[str]) -> list[tuple[int, int, PhiType]]:
+    state = _state_before(text, m)
+    if state is None:
+        return []
+    spans = [(state.start("state"), state.end("state"), PhiType.STATE)]
+    lo = max(0, state.start() - _CITY_WINDOW)
+    city = _CITY_BEFORE_MULTI.search(text, lo, state.start())
+    if city is None or any(w.rstrip(".") in _SUFFIX_WORDS for w in city.group("city").split()):
+        city = _CITY_BEFORE_ONE.search(text, lo, state.start())
+    if city is not None:
+        spans.append((city.start("city"), city.end("city"), PhiType.CITY))
+    return spans
+
+
+_STREET_SUFFIX = (
+    r"(?:Street|St|Avenue|Ave|Av|Road|Rd|Boulevard|Blvd|Drive|Dr(?!\.?[ \t]+[A-Z][a-z])|Lane|Ln|Court|Ct|Place|Pl|Way|Terrace|Ter"
+    r"|Parkway|Pkwy|Highway|Hwy|Circle|Cir|Trail|Trl|Turnpike|Tpke|Pike|Plaza|Plz|Alley|Crescent|Commons"
+    r"|Heights|Hts|Expressway|Expy|Freeway|Fwy"
+    r"|STREET|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|DRIVE|LANE|LN|COURT|PLACE|PARKWAY|PKWY|HIGHWAY|HWY|CIRCLE"
+    r"|TERRACE|TURNPIKE|PLAZA)"
+)
+_SUFFIX_WORDS = frozenset(re.findall(r"[A-Za-z]+", _STREET_SUFFIX))
+_DIRECTION = r"(?:[NSEW]|NE|NW|SE|SW|North|South|East|West)"
+_UNIT = r"(?i:apt|apartment|suite|ste|unit|fl|floor|rm|room|bldg|building|\#)"
+_STREET = (
+    r"\d(?<![\w\-/.,]\d)\d{0,5}[A-Z]?(?:-\d{1,4})?[ \t]+"
+    rf"(?:{_DIRECTION}\.?[ \t]+)?"
+    r"(?:(?:[A-Z][a-z]+|[A-Z]{2,}|\d{1,3}(?:st|nd|rd|th))\.?[ \t]+){1,3}"
+    rf"{_STREET_SUFFIX}(?![\w\-])"
+    rf"(?:\.?,?[ \t]+{_DIRECTION}(?![\w\-]))?"
+    rf"(?:\.?,?[ \t]+{_UNIT}\.?[ \t]*\#?[ \t]*[A-Z0-9](?:[A-Z0-9\-]{{0,6}})(?![\w\-]))?"
+)
+
+
+def _not_a_count(text: str, m: re.Match[str]) -> bool:
+    return not followed_by_unit(text, m.end())
+
+
+def location_patterns() -> list[Pattern]:
+    return [
+        # Starts at the ZIP digits (rarer than capitals, so a faster scan) and checks the state behind it.
+        Pattern(
+            "address_state_zip", r"\d(?<![\w\-]\d)\d{4}(?:-\d{4})?(?![\d\-])",
+            PhiType.ZIP, score=0.85, flags=0, validate=_zip_after_state, extra_spans=_state_and_city,
+        ),
+        Pattern("zip_after_cue", rf"{word_start(('zip',))}\b(?i:\s*code)?[\s:\#]{{0,4}}(?P<zip>{_ZIP})",
+                PhiType.ZIP, score=0.9, group="zip", flags=0, gate=("zip",)),
+        Pattern("street_address", _STREET, PhiType.STREET, score=0.85, flags=0),
+        Pattern(
+            "street_po_box",
+            r"\b(?:P\.?[ \t]?O\.?[ \t]*Box|Post[ \t]+Office[ \t]+Box)[ \t]*\#?[ \t]*\d{1,7}(?!\d)",
+            PhiType.STREET, score=0.9, gate=("box",),
+        ),
+        Pattern(
+            "room_number",
+            rf"{word_start(('room', 'rm'))}\b(?i:\.?[ \t]*(?:\#|no\.?)?[ \t]*)"
+            r"(?P<room>\d{1,4}[A-Za-z]?(?:-[A-Za-z0-9]{1,3})?)(?![\w\-])",
+            PhiType.ROOM, score=0.8, group="room", flags=0, validate=_not_a_count, gate=("room", "rm"),
+        ),
+        Pattern(
+            "room_bed",
+            r"\bbed[ \t]*(?:\#|no\.?)?[ \t]*(?P<room>\d{1,2}[A-Z]?)(?![\w\-/.])",
+            PhiType.ROOM, score=0.6, group="room", validate=_not_a_count, gate=("bed",),
+        ),
+    ]

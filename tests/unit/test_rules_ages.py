@@ -1,0 +1,93 @@
+"""AGE rules and age_value."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_core.detect.rules import build_rule_detector
+from deid_core.detect.rules.ages import age_value
+from schemas import EnrichedNote, PhiType, Span
+
+
+def age_spans(text: str) -> list[tuple[str, Span]]:
+    spans = build_rule_detector().detect(EnrichedNote("t", text))
+    return [(text[s.start : s.end], s) for s in spans if s.type is PhiType.AGE]
+
+
+def ages(text: str) -> set[str]:
+    return {t for t, _ in age_spans(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a 72 yo man", "72"),
+        ("a 72 y/o man", "72"),
+        ("a 72-year-old man", "72"),
+        ("a 72 year old man", "72"),
+        ("a 72 years old man", "72"),
+        ("72 years of age", "72"),
+        ("a 3 YO boy", "3"),
+        ("age 72, male", "72"),
+        ("Age: 45.", "45"),
+        ("aged 72 with", "72"),
+        ("at age 60 she", "60"),
+        ("72M with CHF", "72"),
+        ("Pt is a 72 F with", "72"),
+        ("a seventy-two year old man", "seventy-two"),
+        ("a ninety three year old", "ninety three"),
+        ("One hundred and two years old", "One hundred and two"),
+        ("a man in his 90s", "90s"),
+        ("in her late 80's", "80's"),
+        ("a woman in her eighties", "eighties"),
+        ("93yo F", "93"),
+    ],
+)
+def test_age_surface_forms(text: str, expected: str) -> None:
+    assert expected in ages(text)
+
+
+def test_age_over_89_is_flagged() -> None:
+    by_text = dict(age_spans("a 93yo woman, her 72 year old son and her mother in her 90s"))
+    assert "age>=90" in by_text["93"].explanation
+    assert "age>=90" in by_text["90s"].explanation
+    assert "age>=90" not in by_text["72"].explanation
+    assert "pattern=" in by_text["72"].explanation
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "T 101 F",
+        "temp 98.6 F, 98 F",
+        "14 F Foley placed",
+        "16F NG tube",
+        "gestational age 32 weeks",
+        "age 3 days",
+        "Wt 72 kg HR 72",
+        "for 3 days",
+        "1234 year old",
+    ],
+)
+def test_age_look_alikes_not_tagged(text: str) -> None:
+    assert ages(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("72", 72),
+        ("72-year-old", 72),
+        ("seventy-two", 72),
+        ("ninety three", 93),
+        ("93yo", 93),
+        ("90s", 90),
+        ("nineties", 90),
+        ("One hundred and two", 102),
+        ("eighteen", 18),
+        ("old", None),
+        ("", None),
+    ],
+)
+def test_age_value(text: str, value: int | None) -> None:
+    assert age_value(text) == value

@@ -1,0 +1,93 @@
+"""DATE rules: surface forms tagged exactly, numeric look-alikes left alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_core.detect.rules import build_rule_detector
+from schemas import EnrichedNote, PhiType
+
+
+def found(text: str) -> set[tuple[str, PhiType]]:
+    spans = build_rule_detector().detect(EnrichedNote("t", text))
+    return {(text[s.start : s.end], s.type) for s in spans}
+
+
+def dates(text: str) -> set[str]:
+    return {t for t, typ in found(text) if typ is PhiType.DATE}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Admitted 03/05/2014.", "03/05/2014"),
+        ("seen 3-5-14 in clinic", "3-5-14"),
+        ("on 2014.03.05 we", "2014.03.05"),
+        ("echo 2014-03-05 showed", "2014-03-05"),
+        ("at 2014-03-05T10:22 the", "2014-03-05T10:22"),
+        ("seen on March 5th, 2014 by", "March 5th, 2014"),
+        ("seen 5 Mar 2014 by", "5 Mar 2014"),
+        ("seen Mar. 5 by", "Mar. 5"),
+        ("on the 5th of March we", "5th of March"),
+        ("DATE: 05MAR2014", "05MAR2014"),
+        ("returns on 3/14 for labs", "3/14"),
+        ("since March 2012 he", "March 2012"),
+        ("in Mar '09 he", "Mar '09"),
+        ("graduated '09 from", "'09"),
+        ("diagnosed in 2012 with", "2012"),
+        ("diabetic since 1998.", "1998"),
+        ("CABG (2009).", "2009"),
+        ("last seen 3/2014 here", "3/2014"),
+        ("fell on Monday at home", "Monday"),
+        ("worse since Christmas.", "Christmas"),
+        ("visiting at Thanksgiving", "Thanksgiving"),
+        ("on New Year's Day he", "New Year's Day"),
+        ("around Easter the", "Easter"),
+        ("after Memorial Day he", "Memorial Day"),
+        ("diagnosed spring 2010.", "spring 2010"),
+        ("until May he was", "May"),
+    ],
+)
+def test_date_surface_forms(text: str, expected: str) -> None:
+    assert expected in dates(text)
+
+
+def test_date_span_excludes_preposition() -> None:
+    assert dates("Seen on 03/05/2014.") == {"03/05/2014"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "BP 120/80 HR 72",
+        "BP 90/60 and BP 110/7",
+        "Apgar 8/9",
+        "Apgars of 8/9 at birth",
+        "pain 7/10 at rest",
+        "10/10 pain on arrival",
+        "take 1/2 tab daily",
+        "about 3/4 of the dose",
+        "2/3 of the way",
+        "Grade 2/6 murmur",
+        "EF 55-60%",
+        "20/20 vision",
+        "strength 5/5 throughout, 4/5 strength in LLE",
+        "GCS 14, NIHSS 3",
+        "at 14:30 and 2:30 pm",
+        "version 2.5 and E11.9",
+        "for 3 days, x 2 weeks, q6h, bid, q 4-6 hrs",
+        "5-10 minutes, L4-L5, G3P2",
+        "O2 sat 95% on 2/4 L",
+        "gave 2000 mg in 2000 patients",
+        "He may be discharged. We march on. dec 5 units",
+        "1.2.10 and v1.2.3",
+        "Mar 5 doses given per MAR 5 doses",
+        "12345 and 42 and 2.5",
+    ],
+)
+def test_date_look_alikes_not_tagged(text: str) -> None:
+    assert dates(text) == set()
+
+
+def test_invalid_calendar_values_rejected() -> None:
+    assert dates("on 13/45/2014 and 2014-13-45") == set()

@@ -1,0 +1,78 @@
+"""Street, PO box, City/State/ZIP and room rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_core.detect.rules import build_rule_detector
+from schemas import EnrichedNote, PhiType
+
+
+def found(text: str) -> set[tuple[str, PhiType]]:
+    spans = build_rule_detector().detect(EnrichedNote("t", text))
+    return {(text[s.start : s.end], s.type) for s in spans}
+
+
+T = PhiType
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("lives at 123 Main St with", "123 Main St"),
+        ("lives at 77 Elm Street.", "77 Elm Street"),
+        ("home: 45 Oak Avenue Apt 4B, with", "45 Oak Avenue Apt 4B"),
+        ("office 1200 N. Washington Blvd, Suite 300.", "1200 N. Washington Blvd, Suite 300"),
+        ("at 12 Harbor View Dr.", "12 Harbor View Dr"),
+        ("mail to P.O. Box 1234 please", "P.O. Box 1234"),
+        ("mail to PO Box 77", "PO Box 77"),
+    ],
+)
+def test_street_forms(text: str, expected: str) -> None:
+    assert (expected, T.STREET) in found(text)
+
+
+def test_city_state_zip_line() -> None:
+    got = found("Home: 45 Oak Avenue Apt 4B, Boston, MA 02114.")
+    assert {("Boston", T.CITY), ("MA", T.STATE), ("02114", T.ZIP), ("45 Oak Avenue Apt 4B", T.STREET)} <= got
+
+
+@pytest.mark.parametrize(
+    ("text", "city", "state", "zip_"),
+    [
+        ("New York, NY 10001", "New York", "NY", "10001"),
+        ("Salt Lake City, UT 84101-1234", "Salt Lake City", "UT", "84101-1234"),
+        ("lives in West Des Moines, IA 50265", "West Des Moines", "IA", "50265"),
+        ("Springfield, Massachusetts 01101", "Springfield", "Massachusetts", "01101"),
+        ("seen at Oak Street Boston, MA 02114", "Boston", "MA", "02114"),
+    ],
+)
+def test_city_state_zip_variants(text: str, city: str, state: str, zip_: str) -> None:
+    assert {(city, T.CITY), (state, T.STATE), (zip_, T.ZIP)} <= found(text)
+
+
+def test_zip_after_cue() -> None:
+    assert ("02115-1234", T.ZIP) in found("zip 02115-1234")
+    assert ("02115", T.ZIP) in found("Zip code: 02115")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "WBC 12345 and BNP 10001",
+        "Given 2 Tylenol Pt tolerated",
+        "Had 2 Head CT scans",
+        "6 Minute Walk test",
+        "12 Lead ECG",
+        "saw 3 Dr Smith",
+        "Smith, MD 12 patients",
+    ],
+)
+def test_location_look_alikes(text: str) -> None:
+    assert {t for t in found(text) if t[1].category.value == "LOCATION"} == set()
+
+
+def test_rooms() -> None:
+    assert ("412", T.ROOM) in found("moved to Room 412.")
+    assert ("3", T.ROOM) in found("Bed 3, 4th floor")
+    assert found("on room air, bed rest, in bed 3 days") == set()
