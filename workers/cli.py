@@ -347,6 +347,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     config = JobConfig(
         train_n=args.train_n, dev_n=args.dev_n, test_n=args.test_n, corpus_seed=args.corpus_seed,
         train=TrainConfig(epochs=args.epochs, patience=args.patience, seed=args.seed, threads=args.threads),
+        train_gold=args.train_gold, dev_gold=args.dev_gold, test_gold=args.test_gold,
     )
     show = sys.stderr.isatty() if args.progress is None else args.progress
     progress = (lambda it, **kw: tqdm(it, file=sys.stderr, **kw)) if show else (lambda it, **kw: it)
@@ -432,6 +433,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--epochs", type=int, default=30)
     p.add_argument("--patience", type=int, default=4, help="epochs without dev F1 gain before stopping")
     p.add_argument("--threads", type=int, default=2, help="torch CPU threads (default: %(default)s)")
+    for split in ("train", "dev", "test"):
+        p.add_argument(
+            f"--{split}-gold",
+            help=f"{split} notes from your own gold files (JSONL, or i2b2 2006/2014 XML file or directory) instead of the synthetic corpus",
+        )
     add_progress(p)
     p.set_defaults(func=cmd_train)
 

@@ -30,6 +30,10 @@ class JobConfig:
     test_n: int = 400
     corpus_seed: int = 0
     train: TrainConfig = TrainConfig()
+    train_gold: str | None = None
+    """Gold files (JSONL or i2b2 2006/2014 XML, see deid_core.eval.load_gold) used instead of the synthetic corpus."""
+    dev_gold: str | None = None
+    test_gold: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +48,17 @@ def corpus_split(split: str, n: int, seed: int) -> list[LabelledNote]:
     return [
         LabelledNote(LabelledText(g.id, g.text, g.spans), g.patient) for g in generate_notes(split, n, seed=seed)  # type: ignore[arg-type]
     ]
+
+
+def gold_split(path: str) -> list[LabelledNote]:
+    """Notes from a user's own gold files, e.g. a licensed i2b2 copy (no patient headers)."""
+    from deid_core.eval import load_gold
+
+    return [LabelledNote(LabelledText(d.id, d.text, d.spans), None) for d in load_gold(path)]
+
+
+def _split(split: str, n: int, seed: int, path: str | None) -> list[LabelledNote]:
+    return gold_split(path) if path else corpus_split(split, n, seed)
 
 
 def _rows(report: object, rows: Sequence[str]) -> dict[str, dict[str, dict[str, float]]]:
@@ -99,6 +114,19 @@ def _table(metrics: dict[str, dict[str, dict[str, float]]]) -> list[str]:
     return lines
 
 
+def _data_line(config: JobConfig) -> str:
+    if config.train_gold or config.dev_gold or config.test_gold:
+        return (
+            f"- Data: train {config.train_gold or 'synthetic'}, dev {config.dev_gold or 'synthetic'}, "
+            f"test {config.test_gold or 'synthetic'} (user-supplied gold where a path is given)."
+        )
+    return (
+        f"- Data: synthetic notes from `deid_core.corpus` (no real patient data): train {config.train_n}, dev {config.dev_n}, "
+        f"test {config.test_n} notes, corpus seed {config.corpus_seed}. Train/dev/test come from disjoint template "
+        "families, so dev/test measure generalisation beyond the training phrasings."
+    )
+
+
 def write_model_card(out_dir: Path, meta: dict[str, object], config: JobConfig, reports: Sequence[EpochReport], evals: dict[str, dict[str, object]]) -> None:
     weights = out_dir / "weights.pt"
     lines = [
@@ -110,9 +138,7 @@ def write_model_card(out_dir: Path, meta: dict[str, object], config: JobConfig, 
         f"{torch.get_num_threads()} threads; training time {meta['training_seconds']} s over {meta['epochs_run']} epochs "
         "(early stopping on dev strict F1).",
         f"- Weights: {weights.stat().st_size / 1e6:.1f} MB (float16 on disk).",
-        f"- Data: synthetic notes from `deid_core.corpus` (no real patient data): train {config.train_n}, dev {config.dev_n}, "
-        f"test {config.test_n} notes, corpus seed {config.corpus_seed}. Train/dev/test come from disjoint template "
-        "families, so dev/test measure generalisation beyond the training phrasings.",
+        _data_line(config),
         f"- Reproduce: `deid train --train-n {config.train_n} --dev-n {config.dev_n} --test-n {config.test_n} "
         f"--corpus-seed {config.corpus_seed} --seed {config.train.seed} --epochs {config.train.epochs}`.",
         "",
@@ -147,9 +173,9 @@ def write_model_card(out_dir: Path, meta: dict[str, object], config: JobConfig, 
 
 
 def run_training_job(out_dir: Path, config: JobConfig, progress: Callable[..., object] | None = None) -> dict[str, object]:
-    train_notes = corpus_split("train", config.train_n, config.corpus_seed)
-    dev_notes = corpus_split("dev", config.dev_n, config.corpus_seed)
-    test_notes = corpus_split("test", config.test_n, config.corpus_seed)
+    train_notes = _split("train", config.train_n, config.corpus_seed, config.train_gold)
+    dev_notes = _split("dev", config.dev_n, config.corpus_seed, config.dev_gold)
+    test_notes = _split("test", config.test_n, config.corpus_seed, config.test_gold)
     reports = train([n.text for n in train_notes], [n.text for n in dev_notes], out_dir, config.train, progress=progress)
     runtime = TaggerRuntime.load(out_dir, device="cpu")
     evals = {"dev": evaluate_split(runtime, dev_notes), "test": evaluate_split(runtime, test_notes)}

@@ -21,6 +21,8 @@ CONFIG_FILE = "tagger.json"
 VOCAB_FILE = "vocab.json"
 WEIGHTS_FILE = "weights.pt"
 SOURCE = "tagger"
+ARTIFACT_FORMAT = 2
+"""Bumped whenever the module layout changes, so old weights fail with a clear message."""
 SPAN_SCORE = 0.9
 
 
@@ -89,6 +91,11 @@ class TaggerRuntime:
     def load(cls, directory: str | Path, device: str | torch.device | None = None) -> TaggerRuntime:
         directory = Path(directory)
         meta = json.loads((directory / CONFIG_FILE).read_text())
+        if meta.get("format") != ARTIFACT_FORMAT:
+            raise ValueError(
+                f"tagger artifact in {directory} has format {meta.get('format')}, this code reads format "
+                f"{ARTIFACT_FORMAT}; retrain with 'deid train'"
+            )
         config = ModelConfig(**meta["model"])
         names = list(meta["tags"])
         allowed, allowed_start = bio_constraints(names)

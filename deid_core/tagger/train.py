@@ -16,6 +16,7 @@ import torch
 from deid_core.tagger.labels import bio_constraints, spans_to_tags, tag_names
 from deid_core.tagger.model import BiLstmCrf, ModelConfig
 from deid_core.tagger.runtime import (
+    ARTIFACT_FORMAT,
     CONFIG_FILE,
     VOCAB_FILE,
     WEIGHTS_FILE,
@@ -168,6 +169,7 @@ def train(
     torch.save({k: (v.half() if v.is_floating_point() else v) for k, v in best_state.items()}, out_dir / WEIGHTS_FILE)
     vocab.save(out_dir / VOCAB_FILE)
     meta = {
+        "format": ARTIFACT_FORMAT,
         "version": version,
         "architecture": "char+word BiLSTM-CRF (Dernoncourt et al. 2017)",
         "model": model_config.to_json(),

@@ -108,3 +108,22 @@ def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     for command in ("detect", "deidentify", "eval", "corpus", "demo"):
         assert command in out
+
+
+@pytest.mark.slow
+def test_train_on_user_gold_files_writes_a_usable_artifact(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "eval"
+    out = tmp_path / "model"
+    code = main(
+        [
+            "train", "--out", str(out), "--epochs", "1", "--threads", "1", "--no-progress",
+            "--train-gold", str(fixtures / "i2b2_2014"), "--dev-gold", str(fixtures / "gold.jsonl"),
+            "--test-gold", str(fixtures / "i2b2_2006.xml"),
+        ]
+    )
+    assert code == 0
+    assert {"weights.pt", "vocab.json", "tagger.json", "MODEL_CARD.md", "metrics.json"} <= {p.name for p in out.iterdir()}
+    assert "i2b2_2014" in (out / "MODEL_CARD.md").read_text()
+    capsys.readouterr()
+    code, rows, _ = _run(["detect", "-i", str(_write(tmp_path, NOTES)), "--tagger-model-dir", str(out)], capsys)
+    assert code == 0 and len(rows) == 3
