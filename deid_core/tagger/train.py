@@ -77,12 +77,19 @@ def strict_prf(gold: Sequence[Sequence[Span]], pred: Sequence[Sequence[Span]]) -
 
 
 def _training_windows(
-    docs: Sequence[tuple[list[Token], list[int]]], size: int, overlap: int
+    docs: Sequence[tuple[list[Token], list[int]]], size: int, overlap: int, names: Sequence[str]
 ) -> list[tuple[list[Token], list[int]]]:
+    index = {n: i for i, n in enumerate(names)}
     out = []
     for tokens, tags in docs:
         for w in make_windows(len(tokens), 0, size, overlap):
-            out.append((tokens[w.start : w.end], tags[w.start : w.end]))
+            window_tags = tags[w.start : w.end]
+            # A window can open inside a span; its first tag must be B- for the BIO-constrained CRF,
+            # otherwise the gold path is impossible and the loss is meaningless.
+            first = names[window_tags[0]] if window_tags else "O"
+            if first.startswith("I-"):
+                window_tags = [index["B-" + first[2:]], *window_tags[1:]]
+            out.append((tokens[w.start : w.end], window_tags))
     return out
 
 
@@ -108,7 +115,7 @@ def train(
     # Encode once; every epoch reuses the arrays.
     windows = [
         (vocab.encode(toks), torch.tensor(tags))
-        for toks, tags in _training_windows(labelled, config.train_window_tokens, config.train_window_tokens // 4)
+        for toks, tags in _training_windows(labelled, config.train_window_tokens, config.train_window_tokens // 4, names)
     ]
     model_config = ModelConfig(n_words=len(vocab.words), n_chars=len(vocab.chars), n_tags=len(names), **config.model)  # type: ignore[arg-type]
     allowed, allowed_start = bio_constraints(names)

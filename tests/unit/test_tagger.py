@@ -141,3 +141,17 @@ def test_training_learns_a_toy_task_and_round_trips_through_disk(tmp_path: Path)
     found = {(s.start, s.end, s.type) for s in first[0]}
     assert {(s.start, s.end, s.type) for s in docs[200].spans} <= found
     assert first[-2] == []
+
+
+def test_training_windows_never_open_with_an_inside_tag() -> None:
+    from deid_core.tagger.train import _training_windows
+
+    names = tag_names()
+    index = {n: i for i, n in enumerate(names)}
+    text = " ".join(["word"] * 10 + ["Mercy", "General", "Hospital", "of", "Springfield"] + ["word"] * 10)
+    tokens = tokenize(text)
+    start = text.index("Mercy")
+    tags = spans_to_tags(tokens, [Span(start, start + len("Mercy General Hospital of Springfield"), PhiType.HOSPITAL)], index)
+    windows = _training_windows([(tokens, tags)], 8, 2, names)
+    assert len(windows) > 2
+    assert all(not names[t[0]].startswith("I-") for _, t in windows)
