@@ -328,6 +328,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     chars = sum(len(r.text) for r in records)
     print(f"de-identified {len(results)} synthetic notes ({chars} chars) in {elapsed:.2f} s -> {out_path}")
     print("replaced spans by type: " + ", ".join(f"{t}={c}" for t, c in by_type.most_common()))
+    from deid_core.eval import GoldDoc, evaluate
+
+    report = evaluate([GoldDoc(g.id, g.text, g.spans) for g in gold], {r.note_id: list(r.spans) for r in results})
+    for row in ("ALL", "HIPAA"):
+        m = report.metric("token", row)
+        print(f"against the synthetic gold, {row:5s} PHI tokens: recall {m.recall:.3f}, precision {m.precision:.3f}")
     sample = results[0]
     print(f"\n--- first de-identified note ({sample.note_id}), first 600 chars ---\n{sample.text[:600]}")
     return EXIT_OK
