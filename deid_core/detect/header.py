@@ -4,9 +4,17 @@ Header values are near-certain PHI, so every spelling of them the text may use i
 variants (last-first, initials, first or last name alone, hyphen parts), identifiers and phones with or
 without separators, the birth date in any common format, address parts with street abbreviations.
 
-All variants of one header become one regular expression (one capturing group per variant, the
-variants longest first so that the longest spelling wins where several start at the same place),
-compiled once per distinct header and cached by the detector instance.
+Each variant is a small pattern (a tuple of nodes: literals, repeated character classes, alternations,
+lookarounds) with the semantics of the regular expression it stands for, interpreted by ``_run``. Nothing
+is compiled per header: Python's regex compiler costs ~20 ms for the variants of one header, and a stream
+where every note has a new patient pays that on every note. Instead each variant names anchors (literals
+or digit runs every match starts at, or near) and needles (literals every match contains); a note is
+scanned with ``str.find`` for them and the interpreter runs only where an anchor occurs. Name variants,
+the costliest to build, are built only for the names whose tokens occur in the note.
+
+The result is the one ``re.finditer`` over the alternation of all variants (longest canonical spelling
+first) would give: at the leftmost position where some variant matches, the first variant in that order
+wins, and the scan resumes after its match.
 
 Precision guards, the reasons for the less obvious rules:
 
@@ -30,8 +38,10 @@ import datetime as dt
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache, partial
+from typing import Any
 
 from schemas import EnrichedNote, PatientHeader, PhiType, Span
 
@@ -161,85 +171,461 @@ for _group in _STREET_WORD_GROUPS:
 
 _US_ALIASES = ("united states of america", "united states", "usa", "u.s.a.", "u.s.a", "u.s.")
 
-_NUM_BEFORE = r"(?<!\d)(?<!\d[-./])"
-_NUM_AFTER = r"(?!\d)(?![-./]\d)"
-_WORD_BEFORE = r"(?<!\w)"
-_WORD_AFTER = r"(?!\w)"
-_SEP = r"[\s\-./]?"
+
+# --- the pattern interpreter ---------------------------------------------------------------------------
+#
+# Nodes are plain tuples, so that equal variants compare (and deduplicate) equal:
+#   ("l", s, icase)          literal; ``s`` is folded (see ``_fold``) when ``icase``
+#   ("r", pred, lo, hi)      greedy repetition of one character class, ``hi`` None for unbounded
+#   ("a", (seq, ...))        alternation, first branch first (a greedy ``?`` is ``(seq, ())``)
+#   ("c", check)             zero-width check ``check(text, pos) -> bool`` (simple lookarounds)
+#   ("b", seq, width, neg)   lookbehind of a fixed-width sequence (``neg``: negative)
+#   ("f", seq, neg)          lookahead
+Node = tuple[Any, ...]
+Seq = tuple[Node, ...]
+
+# Characters that Python's case-insensitive matching treats as equal beyond their lower case
+# (``re._casefix``): each group folds to its first member.
+_CASE_GROUPS = (
+    (105, 305), (115, 383), (181, 956), (837, 953, 8126), (912, 8147), (944, 8163), (946, 976),
+    (949, 1013), (952, 977), (954, 1008), (960, 982), (961, 1009), (962, 963), (966, 981), (1074, 7296),
+    (1076, 7297), (1086, 7298), (1089, 7299), (1090, 7300, 7301), (1098, 7302), (1123, 7303),
+    (7304, 42571), (7777, 7835), (64261, 64262),
+)  # fmt: skip
+_CASE_CANON: dict[str, str] = {chr(c): chr(g[0]) for g in _CASE_GROUPS for c in g[1:]}
+
+
+@lru_cache(maxsize=4096)
+def _fold_char(c: str) -> str:
+    low = c.lower()
+    if len(low) != 1:  # "İ".lower() is two characters; the regex engine's simple lower case is "i"
+        low = "i" if c == "\u0130" else c
+    return _CASE_CANON.get(low, low)
+
+
+def _fold(s: str) -> str:
+    """Case folding as the regex engine compares under IGNORECASE, one character for one character."""
+    if s.isascii():
+        return s.lower()
+    return "".join(map(_fold_char, s))
+
+
+def _is_word(c: str) -> bool:
+    return c.isalnum() or c == "_"
+
+
+def _is_space(c: str) -> bool:
+    return c.isspace()
+
+
+def _is_digit(c: str) -> bool:
+    return c.isdecimal()
+
+
+def _is_hyphen_space(c: str) -> bool:  # [-\s]
+    return c == "-" or c.isspace()
+
+
+def _is_apostrophe(c: str) -> bool:  # ['’]
+    return c in "'’"
+
+
+def _is_dot(c: str) -> bool:
+    return c == "."
+
+
+def _is_comma(c: str) -> bool:
+    return c == ","
+
+
+def _is_space_comma(c: str) -> bool:  # [\s,]
+    return c == "," or c.isspace()
+
+
+def _is_id_sep(c: str) -> bool:  # [\s\-./]
+    return c in "-./" or c.isspace()
+
+
+def _is_phone_sep(c: str) -> bool:  # [\s\-.]
+    return c in "-." or c.isspace()
+
+
+def _is_phone_sep_paren(c: str) -> bool:  # [\s\-.()]
+    return c in "-.()" or c.isspace()
+
+
+def _is_date_sep(c: str) -> bool:  # [/\-.]
+    return c in "/-."
+
+
+def _is_date_space(c: str) -> bool:  # [\s\-/]
+    return c in "-/" or c.isspace()
+
+
+def _is_plus(c: str) -> bool:
+    return c == "+"
+
+
+def _is_lparen(c: str) -> bool:
+    return c == "("
+
+
+def _is_rparen(c: str) -> bool:
+    return c == ")"
+
+
+def _is_zero(c: str) -> bool:
+    return c == "0"
+
+
+# [A-Za-z0-9] under IGNORECASE also takes the characters that fold into it.
+_ALNUM_ASCII_IC = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\u017f\u212a\u0131\u0130"
+)
+
+
+def _word_before_ok(text: str, pos: int) -> bool:  # (?<!\w)
+    return pos == 0 or not _is_word(text[pos - 1])
+
+
+def _word_after_ok(text: str, pos: int) -> bool:  # (?!\w)
+    return pos >= len(text) or not _is_word(text[pos])
+
+
+def _num_before_ok(text: str, pos: int) -> bool:  # (?<!\d)(?<!\d[-./])
+    if pos >= 1 and text[pos - 1].isdecimal():
+        return False
+    return not (pos >= 2 and text[pos - 1] in "-./" and text[pos - 2].isdecimal())
+
+
+def _num_after_ok(text: str, pos: int) -> bool:  # (?!\d)(?![-./]\d)
+    n = len(text)
+    if pos < n and text[pos].isdecimal():
+        return False
+    return not (pos + 1 < n and text[pos] in "-./" and text[pos + 1].isdecimal())
+
+
+def _no_digit_before(text: str, pos: int) -> bool:  # (?<!\d)
+    return pos == 0 or not text[pos - 1].isdecimal()
+
+
+def _no_digit_after(text: str, pos: int) -> bool:  # (?!\d)
+    return pos >= len(text) or not text[pos].isdecimal()
+
+
+def _no_digit_plus_before(text: str, pos: int) -> bool:  # (?<![\d+])
+    return pos == 0 or not (text[pos - 1].isdecimal() or text[pos - 1] == "+")
+
+
+def _local_phone_before_ok(text: str, pos: int) -> bool:  # (?<!\d)(?<!\d[\s\-.])(?<!\d\))(?<!\d\)\s)
+    if pos >= 1 and text[pos - 1].isdecimal():
+        return False
+    if pos >= 2 and text[pos - 2].isdecimal() and (_is_phone_sep(text[pos - 1]) or text[pos - 1] == ")"):
+        return False
+    return not (pos >= 3 and text[pos - 3].isdecimal() and text[pos - 2] == ")" and text[pos - 1].isspace())
+
+
+def _id_after_letter_ok(text: str, pos: int) -> bool:  # (?![A-Za-z0-9])
+    return pos >= len(text) or text[pos] not in _ALNUM_ASCII_IC
+
+
+def _email_before_ok(text: str, pos: int) -> bool:  # (?<![\w.+\-])
+    return pos == 0 or not (_is_word(text[pos - 1]) or text[pos - 1] in ".+-")
+
+
+def _email_after_ok(text: str, pos: int) -> bool:  # (?![\w\-])(?!\.\w)
+    n = len(text)
+    if pos < n and (_is_word(text[pos]) or text[pos] == "-"):
+        return False
+    return not (pos + 1 < n and text[pos] == "." and _is_word(text[pos + 1]))
+
+
+def _initials_before_ok(text: str, pos: int) -> bool:  # (?<![\w.])
+    return pos == 0 or not (_is_word(text[pos - 1]) or text[pos - 1] == ".")
+
+
+def _initials_dotted_after_ok(text: str, pos: int) -> bool:  # (?![\w.])
+    return pos >= len(text) or not (_is_word(text[pos]) or text[pos] == ".")
+
+
+_WB: Node = ("c", _word_before_ok)
+_WA: Node = ("c", _word_after_ok)
+_NB: Node = ("c", _num_before_ok)
+_NA: Node = ("c", _num_after_ok)
+_SPACES: Node = ("r", _is_space, 1, None)  # \s+
+_OPT_SPACES: Node = ("r", _is_space, 0, None)  # \s*
+
+
+def _run(seq: Seq, i: int, text: str, folded: str, pos: int, cont: tuple[Any, ...] | None) -> int | None:
+    """The end of the first match of ``seq[i:]`` and then ``cont`` at ``pos``, as a backtracking regex
+    engine would find it, or None. ``cont`` is the rest of an enclosing sequence: ``(seq, i, cont)``."""
+    n = len(seq)
+    while i < n:
+        node = seq[i]
+        kind = node[0]
+        if kind == "l":
+            s = node[1]
+            end = pos + len(s)
+            if node[2]:
+                if folded[pos:end] != s:
+                    return None
+            elif not text.startswith(s, pos):
+                return None
+            pos = end
+        elif kind == "c":
+            if not node[1](text, pos):
+                return None
+        elif kind == "r":
+            _, pred, lo, hi = node
+            limit = len(text) if hi is None else min(len(text), pos + hi)
+            j = pos
+            while j < limit and pred(text[j]):
+                j += 1
+            if j - pos < lo:
+                return None
+            if i + 1 == n and cont is None:
+                return j
+            for end in range(j, pos + lo - 1, -1):
+                r = _run(seq, i + 1, text, folded, end, cont)
+                if r is not None:
+                    return r
+            return None
+        elif kind == "a":
+            rest = (seq, i + 1, cont)
+            for branch in node[1]:
+                r = _run(branch, 0, text, folded, pos, rest)
+                if r is not None:
+                    return r
+            return None
+        elif kind == "b":
+            _, sub, width, neg = node
+            start = pos - width
+            ok = start >= 0 and _run(sub, 0, text, folded, start, None) == pos
+            if ok == neg:
+                return None
+        else:  # "f"
+            _, sub, neg = node
+            ok = _run(sub, 0, text, folded, pos, None) is not None
+            if ok == neg:
+                return None
+        i += 1
+    if cont is None:
+        return pos
+    return _run(cont[0], cont[1], text, folded, pos, cont[2])
+
+
+def _width(seq: Seq) -> int | None:
+    """The fixed width of a sequence (lookbehinds need one), None if it varies."""
+    w = 0
+    for node in seq:
+        if node[0] == "l":
+            w += len(node[1])
+        elif node[0] == "r":
+            if node[2] != node[3]:
+                return None
+            w += node[2]
+        elif node[0] == "a":
+            widths = {_width(b) for b in node[1]}
+            if len(widths) != 1 or None in widths:
+                return None
+            w += widths.pop()  # type: ignore[operator]
+    return w
+
+
+def _lit(s: str, icase: bool = True) -> Node:
+    return ("l", _fold(s) if icase else s, icase)
+
+
+def _opt(*nodes: Node) -> Node:
+    return ("a", (tuple(nodes), ()))
+
+
+# --- per-note views of the text ----------------------------------------------------------------------
+
+_NON_DIGITS = re.compile(r"\D+")
+_ID_SEPARATORS = re.compile(r"[\s\-./]+")
+_DIGIT_RUNS = re.compile(r"\d+")
+
+
+class _NoteView:
+    """The forms of one note's text that anchors and needles are looked up in, each made on first use."""
+
+    __slots__ = ("_digit_runs", "_digits", "_id_stripped", "folded", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.folded = _fold(text)
+        self._digits: str | None = None
+        self._id_stripped: str | None = None
+        self._digit_runs: dict[str, list[int]] | None = None
+
+    @property
+    def digits(self) -> str:
+        if self._digits is None:
+            self._digits = _NON_DIGITS.sub("", self.text)
+        return self._digits
+
+    @property
+    def id_stripped(self) -> str:
+        if self._id_stripped is None:
+            self._id_stripped = _ID_SEPARATORS.sub("", self.folded)
+        return self._id_stripped
+
+    @property
+    def digit_runs(self) -> dict[str, list[int]]:
+        if self._digit_runs is None:
+            runs: dict[str, list[int]] = {}
+            for m in _DIGIT_RUNS.finditer(self.text):
+                runs.setdefault(m.group(), []).append(m.start())
+            self._digit_runs = runs
+        return self._digit_runs
+
+    def has(self, needle: tuple[str, str]) -> bool:
+        kind, s = needle
+        if kind == "f":
+            return s in self.folded
+        if kind == "t":
+            return s in self.text
+        if kind == "d":
+            return s in self.digits
+        return s in self.id_stripped  # "s"
+
+    def starts(self, anchor: Anchor) -> Iterator[int]:
+        """Positions where a match of a variant with this anchor may start (a superset)."""
+        kind, value, lead = anchor
+        if kind == "r":
+            runs = self.digit_runs
+            for run in value:
+                yield from runs.get(run, ())
+            return
+        if kind == "i":  # an identifier: its first character, then its second one at most one character on
+            first, second = value
+            folded = self.folded
+            q = folded.find(first)
+            while q >= 0:
+                if not second or folded[q + 1 : q + 2] == second or folded[q + 2 : q + 3] == second:
+                    yield q
+                q = folded.find(first, q + 1)
+            return
+        hay = self.folded if kind == "f" else self.text
+        q = hay.find(value)
+        while q >= 0:
+            if lead:
+                yield from range(max(0, q - lead), q + 1)
+            else:
+                yield q
+            q = hay.find(value, q + 1)
+
+
+Anchor = tuple[str, Any, int]
+"""``(kind, value, lead)``: kind "f" (folded literal), "t" (exact literal), "r" (value: digit runs a match
+starts with), "i" (value: an identifier's first two folded characters); a match starts at most ``lead``
+characters before the literal."""
 
 
 @dataclass(frozen=True, slots=True)
 class _Variant:
-    regex: str
+    seq: Seq
     type: PhiType
     field: str
     weight: int
     """Sort key: longer canonical spellings first, so the longest variant wins at a given start."""
     first: str
-    """Every character a match can start with (any case): a cheap prefilter before the alternation."""
+    """Every character a match can start with (any case)."""
+    anchors: tuple[Anchor, ...] = ()
+    """Where matches start; empty: derived from the first node, or every ``first`` character."""
+    needles: tuple[tuple[str, str], ...] = ()
+    """Extra ``(kind, text)`` that every match contains (kinds as in ``_NoteView.has``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """A variant ready to scan for: its needles and anchors resolved."""
+
+    variant: _Variant
+    first: frozenset[str]
+    anchors: tuple[Anchor, ...]
+    needles: tuple[tuple[str, str], ...]
+
+
+def _prepare(v: _Variant) -> _Prepared:
+    needles = list(v.needles)
+    for node in v.seq:
+        if node[0] == "l" and len(node[1]) > 1:
+            needles.append(("f" if node[2] else "t", node[1]))
+    anchors = v.anchors
+    if not anchors:
+        head = next((n for n in v.seq if n[0] not in "cbf"), None)
+        if head is not None and head[0] == "l":
+            anchors = ((("f" if head[2] else "t"), head[1], 0),)
+        else:
+            anchors = tuple(("f", c, 0) for c in sorted({_fold(c) for c in v.first}))
+    return _Prepared(v, frozenset(_fold(c) for c in v.first), anchors, tuple(needles))
+
+
+@dataclass(slots=True)
+class _Source:
+    """The variants of one header value, built on first need."""
+
+    build: Callable[[], tuple[_Prepared, ...]]
+    needles: tuple[tuple[str, str], ...] = ()
+    """Built only when one of these occurs in the note (all notes when empty)."""
+    variants: tuple[_Prepared, ...] | None = field(default=None)
+
+    def prepared(self) -> tuple[_Prepared, ...]:
+        if self.variants is None:  # a benign race: two threads build equal tuples
+            self.variants = self.build()
+        return self.variants
 
 
 class HeaderMatcher:
-    """The compiled variants of one header. Immutable and safe to share between threads."""
+    """The variants of one header. Safe to share between threads (its lazy parts are idempotent)."""
 
-    __slots__ = ("_labels", "_regex", "_size")
+    __slots__ = ("_sources",)
 
-    def __init__(self, variants: Iterable[_Variant]) -> None:
-        unique: dict[str, _Variant] = {}
-        for v in variants:
-            unique.setdefault(v.regex, v)  # the first field to produce a spelling owns it
-        ordered = sorted(unique.values(), key=lambda v: -v.weight)
-        self._size = len(ordered)
-        self._regex: re.Pattern[str] | None = None
-        self._labels: tuple[tuple[PhiType, str], ...] = ()
-        if ordered:
-            self._regex, self._labels = _compile(ordered)
+    def __init__(self, sources: Iterable[_Source]) -> None:
+        self._sources = tuple(sources)
 
     def __len__(self) -> int:
         """The number of distinct variants searched for."""
-        return self._size
+        return len(self._ordered([s.prepared() for s in self._sources]))
+
+    @staticmethod
+    def _ordered(groups: Iterable[tuple[_Prepared, ...]]) -> list[_Prepared]:
+        unique: dict[Seq, _Prepared] = {}
+        for group in groups:
+            for p in group:
+                unique.setdefault(p.variant.seq, p)  # the first field to produce a spelling owns it
+        return sorted(unique.values(), key=lambda p: -p.variant.weight)
 
     def find(self, text: str) -> list[Span]:
-        if self._regex is None:
+        if not text or not self._sources:
             return []
+        view = _NoteView(text)
+        active = [s.prepared() for s in self._sources if not s.needles or any(map(view.has, s.needles))]
+        ordered = self._ordered(active)
+        candidates: set[tuple[int, int]] = set()
+        for rank, p in enumerate(ordered):
+            if all(map(view.has, p.needles)):
+                for anchor in p.anchors:
+                    candidates.update((start, rank) for start in view.starts(anchor))
         spans: list[Span] = []
-        for m in self._regex.finditer(text):
-            if m.lastindex is None or m.start() == m.end():
+        folded = view.folded
+        pos = 0
+        for start, rank in sorted(candidates):
+            if start < pos:  # inside the previous match, or a lower-ranked variant where one matched
                 continue
-            type_, why = self._labels[m.lastindex - 1]
-            spans.append(Span(m.start(), m.end(), type_, SCORE, frozenset({SOURCE}), why))
+            p = ordered[rank]
+            key = folded[start]
+            if key not in p.first or (key.isalpha() and not _word_before_ok(text, start)):
+                continue
+            end = _run(p.variant.seq, 0, text, folded, start, None)
+            if end is None or end == start:
+                continue
+            v = p.variant
+            spans.append(Span(start, end, v.type, SCORE, frozenset({SOURCE}), f"header={v.field}"))
+            pos = end
         return spans
-
-
-def _char_class(chars: Iterable[str]) -> str:
-    return "[" + "".join(c if c.isalnum() else "\\" + c for c in sorted(set(chars))) + "]"
-
-
-def _compile(ordered: list[_Variant]) -> tuple[re.Pattern[str], tuple[tuple[PhiType, str], ...]]:
-    """One regex for all variants, and the (type, explanation) of each of its capturing groups.
-
-    Python's engine would otherwise try every variant at every position of the note. A gate lets through
-    only word starts (letter-initial variants all begin at a word boundary) and digits or the other
-    characters a number may start with; then the variants are dispatched on their first character, each
-    group keeping the longest-first order. A variant that can start with several characters appears in
-    each of their groups, under several capturing groups with the same label.
-    """
-    by_char: dict[str, list[_Variant]] = {}
-    for v in ordered:
-        for c in sorted({c.lower() for c in v.first}):
-            by_char.setdefault(c, []).append(v)
-    word = [c for c in by_char if c.isalpha()]
-    other = [c for c in by_char if not c.isalpha()]
-    gates = [rf"(?<!\w)(?={_char_class(word)})"] if word else []
-    if other:
-        gates.append(f"(?={_char_class(other)})")
-    branches: list[str] = []
-    labels: list[tuple[PhiType, str]] = []
-    for c, variants in sorted(by_char.items()):
-        branches.append(f"(?={_char_class(c)})(?:" + "|".join(f"({v.regex})" for v in variants) + ")")
-        labels.extend((v.type, f"header={v.field}") for v in variants)
-    pattern = f"(?:{'|'.join(gates)})(?:{'|'.join(branches)})"
-    return re.compile(pattern, re.IGNORECASE), tuple(labels)
 
 
 class HeaderDetector:
@@ -277,33 +663,58 @@ class HeaderDetector:
 
 
 def build_matcher(header: PatientHeader) -> HeaderMatcher:
-    variants: list[_Variant] = []
-    for field, type_, names in (
+    sources: list[_Source] = []
+    for field_, type_, names in (
         ("names", PhiType.PATIENT, header.names),
         ("next_of_kin", PhiType.PATIENT, header.next_of_kin),
         ("doctors", PhiType.DOCTOR, header.doctors),
     ):
         for raw in names:
-            variants.extend(_name_variants(raw, type_, field))
+            name = parse_name(raw)
+            if name is not None:
+                sources.append(
+                    _Source(partial(_prepared_name_variants, name, type_, field_), _name_needles(name))
+                )
     seen_ids: set[str] = set()
-    if header.mrn:
-        variants.extend(_identifier_variants(header.mrn, PhiType.MEDICALRECORD, "mrn", seen_ids))
-    for ident in header.identifiers:
-        variants.extend(_identifier_variants(ident.value, ident.type, "identifiers", seen_ids))
+    ids = [(header.mrn, PhiType.MEDICALRECORD, "mrn")] if header.mrn else []
+    ids.extend((i.value, i.type, "identifiers") for i in header.identifiers)
     # The source system's key is PHI too when it shows up in text; short keys ("p1") are not searched.
     if len(_strip_separators(header.patient_id)) >= 6 and any(c.isdigit() for c in header.patient_id):
-        variants.extend(_identifier_variants(header.patient_id, PhiType.IDNUM, "patient_id", seen_ids))
+        ids.append((header.patient_id, PhiType.IDNUM, "patient_id"))
+    for value, type_, field_ in ids:
+        core = _strip_separators(value)
+        if len(core) < 4 or core.lower() in seen_ids:
+            continue
+        seen_ids.add(core.lower())
+        sources.append(_Source(_bind(_identifier_variants, core, type_, field_), (("s", _fold(core)),)))
     if header.birth_date is not None:
-        variants.extend(_date_variants(header.birth_date, "birth_date"))
+        y2 = f"{header.birth_date.year % 100:02d}"
+        sources.append(_Source(_bind(_date_variants, header.birth_date, "birth_date"), (("d", y2),)))
     if header.address is not None:
-        variants.extend(_address_variants(header))
+        sources.append(_Source(_bind(_address_variants, header)))
     for phone in header.phones:
-        variants.extend(_phone_variants(phone))
+        digits = _phone_digits(phone)
+        if len(digits) >= 5:
+            sources.append(_Source(_bind(_phone_variants, digits), (("d", digits[-7:]),)))
     for email in header.emails:
         if "@" in email:
-            rx = rf"(?<![\w.+\-]){re.escape(email.strip())}(?![\w\-])(?!\.\w)"
-            variants.append(_Variant(rx, PhiType.EMAIL, "emails", len(email), email.strip()[0]))
-    return HeaderMatcher(variants)
+            sources.append(_Source(_bind(_email_variants, email), (("f", _fold(email.strip())),)))
+    return HeaderMatcher(sources)
+
+
+def _bind(fn: Callable[..., list[_Variant]], *args: Any) -> Callable[[], tuple[_Prepared, ...]]:
+    return lambda: tuple(_prepare(v) for v in fn(*args))
+
+
+@lru_cache(maxsize=4096)
+def _prepared_name_variants(name: ParsedName, type_: PhiType, field_: str) -> tuple[_Prepared, ...]:
+    """Cached: a header often spells one name twice ("Ann Lee", "Lee, Ann"), and doctors recur."""
+    return tuple(_prepare(v) for v in _name_variants(name, type_, field_))
+
+
+def _email_variants(email: str) -> list[_Variant]:
+    seq = (("c", _email_before_ok), _lit(email.strip()), ("c", _email_after_ok))
+    return [_Variant(seq, PhiType.EMAIL, "emails", len(email), email.strip()[0])]
 
 
 # --- names -------------------------------------------------------------------------------------------
@@ -362,21 +773,77 @@ def _is_weak(token: str) -> bool:
     return len(token) <= 2 or token.lower() in COMMON_WORD_NAMES
 
 
-def _token_rx(token: str, sensitive: bool) -> str:
+_TITLE_PART = re.compile(r"[^\s-]+")
+_NAME_RUN_SPLIT = re.compile(r"[-\s'’]+")
+
+
+def _title(token: str) -> str:
+    return _TITLE_PART.sub(lambda m: m.group()[:1].upper() + m.group()[1:].lower(), token)
+
+
+@lru_cache(maxsize=4096)
+def _token_nodes(token: str, sensitive: bool) -> Seq:
+    """A name token: apostrophes of either kind, a hyphen optional or a space, case as ``sensitive``."""
     if sensitive:  # title-case each part: "Will", "De La"
-        token = re.sub(r"[^\s-]+", lambda m: m.group()[:1].upper() + m.group()[1:].lower(), token)
-    parts = []
+        token = _title(token)
+    nodes: list[Node] = []
+    buf: list[str] = []
+
+    def flush() -> None:
+        if buf:
+            nodes.append(_lit("".join(buf), icase=not sensitive))
+            buf.clear()
+
     for ch in token:
         if ch in "'’":
-            parts.append("['’]")
+            flush()
+            nodes.append(("r", _is_apostrophe, 1, 1))
         elif ch == "-":
-            parts.append(r"[-\s]?")
+            flush()
+            nodes.append(("r", _is_hyphen_space, 0, 1))
         elif ch.isspace():
-            parts.append(r"\s+")
+            flush()
+            nodes.append(_SPACES)
         else:
-            parts.append(re.escape(ch))
-    rx = "".join(parts)
-    return f"(?-i:{rx})" if sensitive else rx
+            buf.append(ch)
+    flush()
+    return tuple(nodes)
+
+
+@lru_cache(maxsize=4096)
+def _name_needles(name: ParsedName) -> tuple[tuple[str, str], ...]:
+    """Some of these occur in any text one of the name's variants matches in: the longest literal run of
+    each token a variant may consist of, and the bare initials."""
+    tokens = [m for m in name.middles if len(m.strip(".")) > 1]
+    if name.first and len(name.first.strip(".")) > 1:
+        tokens.append(name.first)
+    tokens.append(name.last)
+    tokens.extend(re.split(r"[-\s]+", name.last))  # the parts of a compound surname match alone
+    needles: set[tuple[str, str]] = set()
+    for token in tokens:
+        for form in {token, _title(token)}:
+            runs = [run for run in _NAME_RUN_SPLIT.split(_fold(form)) if run]
+            if runs:
+                needles.add(("f", max(runs, key=len)))
+    for word in _initials_words(name):
+        needles.add(("t", word))
+        needles.add(("t", "".join(f"{c}." for c in word)))
+    return tuple(sorted(needles))
+
+
+def _initials_words(name: ParsedName) -> list[str]:
+    """Bare initials, upper-case: "JS" and, with middle names, "JAS"."""
+    if not name.first or len(name.last) <= 1:
+        return []
+    initial = name.first[0]
+    letters = [initial, *(m[0] for m in name.middles), name.last[0]]
+    choices = ([initial, name.last[0]], letters) if name.middles else ([initial, name.last[0]],)
+    return ["".join(c.upper() for c in ls) for ls in choices]
+
+
+_DOTSP: Node = ("a", ((("l", ".", False), _OPT_SPACES), (_SPACES,)))  # "J. Smith", "J.Smith", "J Smith"
+_OPT_COMMA_SEP: Seq = (_OPT_SPACES, ("r", _is_comma, 0, 1), _SPACES)  # "Smith, John", "Smith John"
+_OPT_DOT: Node = ("r", _is_dot, 0, 1)
 
 
 def _seq(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -389,14 +856,7 @@ def _seq(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return res
 
 
-def _initial_rx(token: str) -> str:
-    return f"(?-i:{re.escape(token[0].upper())})"
-
-
-def _name_variants(raw: str, type_: PhiType, field: str) -> list[_Variant]:
-    name = parse_name(raw)
-    if name is None:
-        return []
+def _name_variants(name: ParsedName, type_: PhiType, field_: str) -> list[_Variant]:
     out: list[_Variant] = []
 
     def add(parts: list[tuple[str, str]]) -> None:
@@ -405,22 +865,23 @@ def _name_variants(raw: str, type_: PhiType, field: str) -> list[_Variant]:
         if not toks:
             return
         sensitive = all(_is_weak(t) for t in toks)
-        rx = []
+        seq: list[Node] = [_WB]
         for kind, value in parts:
             if kind == "tok":
-                rx.append(_token_rx(value, sensitive))
+                seq.extend(_token_nodes(value, sensitive))
             elif kind == "ini":
-                rx.append(_initial_rx(value))
-            elif kind == "dotsp":  # after an initial: "J. Smith", "J.Smith", "J Smith"
-                rx.append(r"(?:\.\s*|\s+)")
+                seq.append(("l", value[0].upper(), False))
+            elif kind == "dotsp":
+                seq.append(_DOTSP)
             elif kind == "sp":
-                rx.append(r"\s+")
+                seq.append(_SPACES)
             elif kind == "optcomma":
-                rx.append(r"\s*,?\s+")
+                seq.extend(_OPT_COMMA_SEP)
             elif kind == "optdot":
-                rx.append(r"\.?")
+                seq.append(_OPT_DOT)
+        seq.append(_WA)
         weight = sum(len(v) + 1 for _, v in parts if v)
-        out.append(_Variant(_WORD_BEFORE + "".join(rx) + _WORD_AFTER, type_, field, weight, parts[0][1][0]))
+        out.append(_Variant(tuple(seq), type_, field_, weight, parts[0][1][0]))
 
     last = name.last
     first = name.first if name.first and len(name.first.strip(".")) > 1 else None
@@ -456,15 +917,16 @@ def _name_variants(raw: str, type_: PhiType, field: str) -> list[_Variant]:
             if len(part) > 1 and part.lower() not in SURNAME_PARTICLES:
                 add([("tok", part)])
     # Bare initials, upper-case only: "JS", "J.S.", "JAS", "J.A.S."
-    if initial and len(last) > 1:
-        letters = [initial, *(m for _, m in mid_initials), last[0]]
-        for ls in ([initial, last[0]], letters) if mid_initials else ([initial, last[0]],):
-            word = "".join(c.upper() for c in ls)
-            if word in CLINICAL_ABBREVIATIONS or not word.isalpha():
-                continue
-            dotted = "".join(f"{re.escape(c)}\\." for c in word)
-            rx = rf"(?<![\w.])(?-i:{word}(?!\w)|{dotted}(?![\w.]))"
-            out.append(_Variant(rx, type_, field, len(word), word[0]))
+    for word in _initials_words(name):
+        if word in CLINICAL_ABBREVIATIONS or not word.isalpha():
+            continue
+        dotted = "".join(f"{c}." for c in word)
+        seq: Seq = (
+            ("c", _initials_before_ok),
+            ("a", ((("l", word, False), _WA), (("l", dotted, False), ("c", _initials_dotted_after_ok)))),
+        )
+        anchors: tuple[Anchor, ...] = (("t", word, 0), ("t", dotted, 0))
+        out.append(_Variant(seq, type_, field_, len(word), word[0], anchors))
     return out
 
 
@@ -475,82 +937,154 @@ def _strip_separators(value: str) -> str:
     return re.sub(r"[\s\-./#]", "", value)
 
 
-def _identifier_variants(value: str, type_: PhiType, field: str, seen: set[str]) -> list[_Variant]:
-    core = _strip_separators(value)
-    if len(core) < 4 or core.lower() in seen:
-        return []
-    seen.add(core.lower())
-    body = _SEP.join(re.escape(c) for c in core)
-    before = _NUM_BEFORE if core[0].isdigit() else _WORD_BEFORE
+_ID_SEP_NODE: Node = ("r", _is_id_sep, 0, 1)
+
+
+def _identifier_variants(core: str, type_: PhiType, field_: str) -> list[_Variant]:
+    seq: list[Node] = [_NB if core[0].isdigit() else _WB]
+    for k, c in enumerate(core):
+        if k:
+            seq.append(_ID_SEP_NODE)
+        seq.append(_lit(c))
     # A trailing digit may touch letters ("MC#0937884Date"); a trailing letter may not.
-    after = _NUM_AFTER if core[-1].isdigit() else r"(?![A-Za-z0-9])"
-    return [_Variant(before + body + after, type_, field, len(core), core[0])]
+    seq.append(_NA if core[-1].isdigit() else ("c", _id_after_letter_ok))
+    folded = _fold(core)
+    anchor: Anchor = ("i", (folded[0], folded[1:2]), 0)
+    return [_Variant(tuple(seq), type_, field_, len(core), core[0], (anchor,), (("s", folded),))]
 
 
-def _phone_variants(phone: str) -> list[_Variant]:
+def _phone_digits(phone: str) -> str:
     main = re.split(r"(?i)\s*(?:x|ext\.?|extension)\s*\d+\s*$", phone.strip())[0]
     digits = re.sub(r"\D", "", main)
     if len(digits) == 11 and digits[0] == "1":
         digits = digits[1:]
-    sep = r"[\s\-.]?"
+    return digits
+
+
+_PHONE_SEP: Node = ("r", _is_phone_sep, 0, 1)
+
+
+def _phone_variants(digits: str) -> list[_Variant]:
     if len(digits) == 10:
         area, exch, line = digits[:3], digits[3:6], digits[6:]
-        full = rf"(?:\+?1[\s\-.]?)?\(?{area}\)?[\s\-.]*{exch}{sep}{line}"
+        full: Seq = (
+            ("c", _no_digit_plus_before),
+            _opt(("r", _is_plus, 0, 1), ("l", "1", False), _PHONE_SEP),
+            ("r", _is_lparen, 0, 1),
+            _lit(area),
+            ("r", _is_rparen, 0, 1),
+            ("r", _is_phone_sep, 0, None),
+            _lit(exch),
+            _PHONE_SEP,
+            _lit(line),
+            _NA,
+        )
         # Area code omitted in the text; not when another area code precedes it.
-        local = rf"(?<!\d)(?<!\d[\s\-.])(?<!\d\))(?<!\d\)\s){exch}{sep}{line}"
+        local: Seq = (("c", _local_phone_before_ok), _lit(exch), _PHONE_SEP, _lit(line), _NA)
+        needles = (("d", digits),)
         return [
-            _Variant(rf"(?<![\d+]){full}{_NUM_AFTER}", PhiType.PHONE, "phones", 10, f"+1({area[0]}"),
-            _Variant(local + _NUM_AFTER, PhiType.PHONE, "phones", 7, exch[0]),
+            _Variant(full, PhiType.PHONE, "phones", 10, f"+1({area[0]}", (("f", area, 4),), needles),
+            _Variant(local, PhiType.PHONE, "phones", 7, exch[0], (), (("d", digits[3:]),)),
         ]
     if len(digits) >= 5:
-        body = r"[\s\-.()]{0,2}".join(digits)
+        seq: list[Node] = [("c", _no_digit_before), ("r", _is_plus, 0, 1)]
+        for k, c in enumerate(digits):
+            if k:
+                seq.append(("r", _is_phone_sep_paren, 0, 2))
+            seq.append(_lit(c))
+        seq.append(_NA)
+        anchor: Anchor = ("f", _fold(digits[0]), 1)
         return [
-            _Variant(rf"(?<!\d)\+?{body}{_NUM_AFTER}", PhiType.PHONE, "phones", len(digits), "+" + digits[0])
+            _Variant(
+                tuple(seq), PhiType.PHONE, "phones", len(digits), "+" + digits[0], (anchor,), (("d", digits),)
+            )
         ]
     return []
 
 
 # --- dates -------------------------------------------------------------------------------------------
 
+_DATE_SEP: Node = ("r", _is_date_sep, 1, 1)
+_ORDINAL: Node = ("a", ((_lit("st"),), (_lit("nd"),), (_lit("rd"),), (_lit("th"),), ()))
 
-def _date_variants(date: dt.date, field: str) -> list[_Variant]:
+
+def _number(n: int) -> tuple[Seq, frozenset[str]]:
+    """``0?5`` for 5, ``12`` for 12, and the digit runs it matches."""
+    if n < 10:
+        return (("r", _is_zero, 0, 1), _lit(str(n))), frozenset({str(n), f"0{n}"})
+    return (_lit(str(n)),), frozenset({str(n)})
+
+
+def _date_variants(date: dt.date, field_: str) -> list[_Variant]:
     y4, y2 = f"{date.year:04d}", f"{date.year % 100:02d}"
-    m = f"0?{date.month}" if date.month < 10 else str(date.month)
-    d = f"0?{date.day}" if date.day < 10 else str(date.day)
+    m, m_runs = _number(date.month)
+    d, d_runs = _number(date.day)
     mm, dd = f"{date.month:02d}", f"{date.day:02d}"
     full_month = MONTHS[date.month - 1]
     spellings = {full_month, full_month[:3]} | ({"sept"} if date.month == 9 else set())
-    mon = "(?:" + "|".join(sorted((re.escape(s) for s in spellings), key=len, reverse=True)) + r")\.?"
-    day_word = rf"{d}(?:st|nd|rd|th)?"
-    sep = r"[/\-.]"
-    variants = [
-        (rf"{m}{sep}{d}{sep}(?:{y4}|{y2})", 10),  # 03/05/1950, 3/5/50, 3-5-1950, 03.05.1950
-        (rf"{y4}{sep}{m}{sep}{d}", 10),  # 1950-03-05
-        (rf"(?:{y4}{mm}{dd}|{mm}{dd}{y4})", 8),  # 19500305, 03051950
+    ordered_spellings = sorted(spellings, key=len, reverse=True)
+    mon: Seq = (("a", tuple((_lit(s),) for s in ordered_spellings)), _OPT_DOT)
+    day_word: Seq = (*d, _ORDINAL)
+    year: Node = ("a", ((_lit(y4),), (_lit(y2),)))
+    numeric: list[tuple[Seq, int, frozenset[str]]] = [
+        ((*m, _DATE_SEP, *d, _DATE_SEP, year), 10, m_runs),  # 03/05/1950, 3/5/50, 3-5-1950, 03.05.1950
+        ((_lit(y4), _DATE_SEP, *m, _DATE_SEP, *d), 10, frozenset({y4})),  # 1950-03-05
+        (
+            (("a", ((_lit(y4 + mm + dd),), (_lit(mm + dd + y4),))),),
+            8,
+            frozenset({y4 + mm + dd, mm + dd + y4}),
+        ),
     ]
     if date.day != date.month:
-        variants.append((rf"{d}{sep}{m}{sep}{y4}", 10))  # 05/03/1950, day first
+        numeric.append(((*d, _DATE_SEP, *m, _DATE_SEP, _lit(y4)), 10, d_runs))  # 05/03/1950, day first
     out = [
-        _Variant(_NUM_BEFORE + rx + _NUM_AFTER, PhiType.DATE, field, w, "0123456789") for rx, w in variants
+        _Variant((_NB, *body, _NA), PhiType.DATE, field_, w, "0123456789", (("r", runs, 0),))
+        for body, w, runs in numeric
     ]
-    worded = [
-        (rf"{_WORD_BEFORE}{mon}[\s\-]*{day_word}(?:\s*,\s*|[\s\-]+)(?:{y4}|'{y2})", 14),  # March 5th, 1950
-        (rf"{_NUM_BEFORE}{day_word}(?:\s+of)?[\s\-/]*{mon},?[\s\-/]*(?:{y4}|{y2})", 14),  # 5-Mar-1950
-    ]
-    out.extend(
-        _Variant(rx + r"(?!\d)", PhiType.DATE, field, w, "0123456789" + full_month[0]) for rx, w in worded
+    first = "0123456789" + full_month[0]
+    no_digit_after: Node = ("c", _no_digit_after)
+    # March 5th, 1950
+    worded = (
+        _WB,
+        *mon,
+        ("r", _is_hyphen_space, 0, None),
+        *day_word,
+        ("a", ((_OPT_SPACES, _lit(","), _OPT_SPACES), (("r", _is_hyphen_space, 1, None),))),
+        ("a", ((_lit(y4),), (_lit("'" + y2),))),
+        no_digit_after,
     )
+    out.append(
+        _Variant(
+            worded, PhiType.DATE, field_, 14, first, tuple(("f", _fold(s), 0) for s in ordered_spellings)
+        )
+    )
+    # 5-Mar-1950
+    day_first = (
+        _NB,
+        *day_word,
+        _opt(_SPACES, _lit("of")),
+        ("r", _is_date_space, 0, None),
+        *mon,
+        ("r", _is_comma, 0, 1),
+        ("r", _is_date_space, 0, None),
+        year,
+        no_digit_after,
+    )
+    out.append(_Variant(day_first, PhiType.DATE, field_, 14, first, (("r", d_runs, 0),)))
     return out
 
 
 # --- address -----------------------------------------------------------------------------------------
 
+_STREET_SEP: Seq = (_OPT_DOT, ("r", _is_space_comma, 1, None))  # \.?[\s,]+
+_STREET_SPLIT = re.compile(r"[\s,]+")
 
-def _street_token_rx(token: str) -> str:
+
+def _street_token(token: str) -> Node:
     spellings = _STREET_WORDS.get(token.lower().strip("."))
     if spellings:
-        return "(?:" + "|".join(re.escape(s) for s in spellings) + ")"
-    return re.escape(token.strip("."))
+        return ("a", tuple((_lit(s),) for s in spellings))
+    return _lit(token.strip("."))
 
 
 def _address_variants(header: PatientHeader) -> list[_Variant]:
@@ -558,80 +1092,93 @@ def _address_variants(header: PatientHeader) -> list[_Variant]:
     assert addr is not None
     out: list[_Variant] = []
     for line in addr.street:
-        tokens = [t for t in re.split(r"[\s,]+", line) if t.strip(".")]
+        tokens = [t for t in _STREET_SPLIT.split(line) if t.strip(".")]
         candidates = [tokens]
         if len(tokens) >= 3 and any(c.isdigit() for c in tokens[0]):
             candidates.append(tokens[1:])  # "Oak Street" without the house number
         for toks in candidates:
             if not toks:
                 continue
-            rx = r"\.?[\s,]+".join(_street_token_rx(t) for t in toks)
+            seq: list[Node] = [_WB]
+            for k, t in enumerate(toks):
+                if k:
+                    seq.extend(_STREET_SEP)
+                seq.append(_street_token(t))
+            seq.append(_WA)
             head = toks[0].strip(".")
-            first = "".join(w[0] for w in _STREET_WORDS.get(head.lower(), (head,)))
+            spellings = _STREET_WORDS.get(head.lower(), (head,))
+            anchors = tuple(("f", _fold(s), 0) for s in spellings) if seq[1][0] == "a" else ()
+            first = "".join(w[0] for w in spellings)
             out.append(
-                _Variant(
-                    _WORD_BEFORE + rx + _WORD_AFTER,
-                    PhiType.STREET,
-                    "address.street",
-                    len(" ".join(toks)),
-                    first,
-                )
+                _Variant(tuple(seq), PhiType.STREET, "address.street", len(" ".join(toks)), first, anchors)
             )
-    city_rx = None
+    city: Seq | None = None
     words = [w for w in (t.strip(".,;-'’") for t in (addr.city or "").split()) if w]
     if words and len(" ".join(words)) > 1:
         sensitive = len(words) == 1 and _is_weak(words[0])
-        city_rx = r"\s+".join(_token_rx(w, sensitive) for w in words)
+        nodes: list[Node] = []
+        for k, w in enumerate(words):
+            if k:
+                nodes.append(_SPACES)
+            nodes.extend(_token_nodes(w, sensitive))
+        city = tuple(nodes)
         out.append(
-            _Variant(
-                _WORD_BEFORE + city_rx + _WORD_AFTER,
-                PhiType.CITY,
-                "address.city",
-                len(" ".join(words)),
-                words[0][0],
-            )
+            _Variant((_WB, *city, _WA), PhiType.CITY, "address.city", len(" ".join(words)), words[0][0])
         )
     if addr.state:
         state = addr.state.strip()
         code = state.upper() if len(state) == 2 and state.isalpha() else _STATE_CODES.get(state.lower())
         full = US_STATES.get(code, state) if code else state
         if len(full) > 2:
-            rx = r"\s+".join(re.escape(w) for w in full.split())
-            out.append(
-                _Variant(_WORD_BEFORE + rx + _WORD_AFTER, PhiType.STATE, "address.state", len(full), full[0])
-            )
+            nodes = []
+            for k, w in enumerate(full.split()):
+                if k:
+                    nodes.append(_SPACES)
+                nodes.append(_lit(w))
+            out.append(_Variant((_WB, *nodes, _WA), PhiType.STATE, "address.state", len(full), full[0]))
         if code:
+            code_node: Node = ("l", code, False)
+            anchors = (("t", code, 0),)
             # Lookbehinds must be fixed-width: a multi-word or hyphenated city is left to the comma rule.
-            fixed = city_rx is not None and len(words) == 1 and "-" not in words[0]
-            after_city = [rf"(?<={city_rx}{s})" for s in (" ", ", ", ",")] if fixed else []
-            before_zip = r"(?<=,)|(?<=, )"
-            zip_after = r"(?=\s+\d{5}(?!\d))"
-            rx = "(?:" + "|".join(after_city) + ")" if after_city else ""
-            alts = []
-            if rx:
-                alts.append(rf"{rx}(?-i:{code})(?![\w])")
-            alts.append(rf"(?:{before_zip})(?-i:{code}){zip_after}")
-            for a in alts:
-                out.append(_Variant(a, PhiType.STATE, "address.state", 2, code[0]))
+            fixed = city is not None and len(words) == 1 and "-" not in words[0]
+            if fixed and city is not None:
+                behind = []
+                for s in (" ", ", ", ","):
+                    sub = (*city, _lit(s))
+                    width = _width(sub)
+                    if width is not None:
+                        behind.append((("b", sub, width, False),))
+                if behind:
+                    seq = [("a", tuple(behind)), code_node, _WA]
+                    out.append(_Variant(tuple(seq), PhiType.STATE, "address.state", 2, code[0], anchors))
+            after_comma: Node = ("a", ((("b", (_lit(","),), 1, False),), (("b", (_lit(", "),), 2, False),)))
+            zip_after: Node = ("f", (_SPACES, ("r", _is_digit, 5, 5), ("c", _no_digit_after)), False)
+            out.append(
+                _Variant(
+                    (after_comma, code_node, zip_after), PhiType.STATE, "address.state", 2, code[0], anchors
+                )
+            )
     if addr.zip:
         digits = re.sub(r"\D", "", addr.zip)
         if len(digits) >= 5:
             z5 = digits[:5]
+            before, after = ("c", _no_digit_before), ("c", _no_digit_after)
             if len(digits) == 9:
-                out.append(
-                    _Variant(rf"(?<!\d){z5}[\-\s]?{digits[5:]}(?!\d)", PhiType.ZIP, "address.zip", 9, z5[0])
-                )
-            out.append(_Variant(rf"(?<!\d){z5}(?:-\d{{4}})?(?!\d)", PhiType.ZIP, "address.zip", 5, z5[0]))
+                seq9 = (before, _lit(z5), ("r", _is_hyphen_space, 0, 1), _lit(digits[5:]), after)
+                out.append(_Variant(seq9, PhiType.ZIP, "address.zip", 9, z5[0]))
+            seq5 = (before, _lit(z5), _opt(_lit("-"), ("r", _is_digit, 4, 4)), after)
+            out.append(_Variant(seq5, PhiType.ZIP, "address.zip", 5, z5[0]))
     if addr.country and len(addr.country) > 1:
         country = addr.country.strip()
         names = list(_US_ALIASES) if country.lower() in _US_ALIASES or country.upper() == "US" else [country]
         for n in names:
             sensitive = len(n.replace(".", "")) <= 3
-            rx = r"\s+".join(re.escape(w.upper() if sensitive else w) for w in n.split())
-            if sensitive:
-                rx = f"(?-i:{rx})"
-            end = r"(?!\w)" if n[-1].isalnum() else ""
-            out.append(
-                _Variant(rf"{_WORD_BEFORE}{rx}{end}", PhiType.COUNTRY, "address.country", len(n), n[0])
-            )
+            nodes = [_WB]
+            for k, w in enumerate(n.split()):
+                if k:
+                    nodes.append(_SPACES)
+                nodes.append(_lit(w.upper(), icase=False) if sensitive else _lit(w))
+            if n[-1].isalnum():
+                nodes.append(_WA)
+            out.append(_Variant(tuple(nodes), PhiType.COUNTRY, "address.country", len(n), n[0]))
     return out

@@ -341,3 +341,59 @@ def test_any_plain_full_name_is_found_whole(first: str, middle: str, last: str, 
     shown = name.upper() if upper else name
     text = f"Seen: {shown}, today."
     assert found(header(names=[name]), text) == [(shown, P)]
+
+
+# --- matching without per-header regular expressions ---------------------------------------------------
+
+
+def test_new_header_compiles_no_regex(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stream where every note has a new patient must not pay Python's regex compiler per note."""
+    import re._compiler
+
+    full: dict[str, Any] = dict(
+        mrn="12-345-678",
+        identifiers=[Identifier(value="AB 99812", type="HEALTHPLAN")],
+        birth_date=dt.date(1950, 3, 5),
+        address=Address(street=["12 Oak Street"], city="Boston", state="MA", zip="02115", country="USA"),
+        phones=["617-555-1234"],
+        emails=["ann.lee@example.org"],
+    )
+    text = (
+        "Ann Lee (MRN 12345678), DOB 3/5/1950, 12 Oak St, Boston, MA 02115, tel 555-1234, ann.lee@example.org"
+    )
+    found(
+        header(names=["Ann Lee"], doctors=["Carla Ruiz"], **full), text
+    )  # warms the module's fixed patterns
+
+    def no_compile(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a regular expression was compiled for a header")
+
+    monkeypatch.setattr(re._compiler, "compile", no_compile)
+    h = PatientHeader(patient_id="p2", names=["Bea Quist"], doctors=["Olu Adeyemi"], **full)
+    got = found(h, text.replace("Ann Lee", "Bea Quist").replace("ann.lee", "bea.q") + "; Dr. Adeyemi")
+    assert ("Bea Quist", P) in got and ("Adeyemi", D) in got and ("12345678", PhiType.MEDICALRECORD) in got
+
+
+def test_matcher_is_reusable_across_notes() -> None:
+    h = header(names=["Ann Lee"], doctors=["Carla Ruiz", "Omar Haddad"], mrn="12345678")
+    m = HeaderDetector().matcher_for(h)
+    texts = ["nothing here", "Dr. Haddad saw Ann Lee", "Lee, Ann; MRN 12-345-678; Carla Ruiz", "Haddad"]
+    first = [m.find(t) for t in texts]
+    assert [m.find(t) for t in reversed(texts)] == list(reversed(first))
+    assert [(s.start, s.end) for s in first[1]] == [(4, 10), (15, 22)]
+    assert len(m) > 0
+
+
+def test_equal_spelling_from_two_fields_is_owned_by_the_first() -> None:
+    h = header(names=["Boston"], address=Address(city="Boston"))
+    assert found(h, "Boston") == [("Boston", P)]
+
+
+def test_unusual_case_folding_in_header_values() -> None:
+    # Python's regex compiler rejected some of these outright; the matcher folds case like IGNORECASE does.
+    assert found(header(names=["İlker Kaya"]), "seen: ilker kaya, ILKER KAYA") == [
+        ("ilker kaya", P),
+        ("ILKER KAYA", P),
+    ]
+    # simple case folding, as the regex engine: "ß" is not "SS"
+    assert found(header(names=["Ana Straße"]), "ANA STRASSE, Ana STRAẞE") == [("ANA", P), ("Ana STRAẞE", P)]
