@@ -10,7 +10,8 @@ so that ``93-year-old`` reads ``90+ year-old``, and a decade ``90s`` becomes ``9
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+
+from deid_core.detect.rules.ages import age_value
 
 _UNITS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -33,47 +34,8 @@ _NUMBER_RE = re.compile(
 )
 
 
-def _words_value(words: str) -> int | None:
-    total = current = 0
-    seen = False
-    for w in re.split(r"[\s-]+", words.lower()):
-        if w in ("", "and"):
-            continue
-        if w in _UNITS:
-            current += _UNITS[w]
-        elif w in _TENS:
-            current += _TENS[w]
-        elif w == "hundred":
-            current = max(current, 1) * 100
-        else:
-            return None
-        seen = True
-    return total + current if seen else None
-
-
-def _fallback_age_value(text: str) -> int | None:
-    """Used only when ``deid_core.detect.rules.ages`` is not importable."""
-    m = _NUMBER_RE.search(text)
-    if m is None:
-        return None
-    token = m.group(0)
-    if token[0].isdigit():
-        return int(float(token))
-    return _words_value(token)
-
-
-def _age_value_function() -> Callable[[str], int | None]:
-    try:
-        from deid_core.detect.rules.ages import age_value
-    except ImportError:
-        return _fallback_age_value
-    return age_value
-
-
-def age_surrogate(
-    original: str, cap: int, cap_text: str, age_value: Callable[[str], int | None] | None = None
-) -> str:
-    value = (age_value or _age_value_function())(original)
+def age_surrogate(original: str, cap: int, cap_text: str) -> str:
+    value = age_value(original)
     if value is None or value < cap:
         return original
     m = _NUMBER_RE.search(original)

@@ -27,7 +27,7 @@ from faker import Faker
 
 from deid_core.render import render
 from deid_core.surrogate import formats
-from deid_core.surrogate.ages import _age_value_function, age_surrogate
+from deid_core.surrogate.ages import age_surrogate
 from deid_core.surrogate.dates import generic_date, parse_date
 from deid_core.surrogate.keys import HmacKey, mapping_key
 from deid_core.surrogate.names import NamePiece, apply_name_case, case_of, name_pools, split_name
@@ -100,7 +100,6 @@ class Surrogator:
         self.key = key
         self.config = config or SurrogateConfig()
         self._fake: Faker | None = None
-        self._age_value = _age_value_function()
 
     # -- store plumbing ---------------------------------------------------------------------------------
 
@@ -131,7 +130,7 @@ class Surrogator:
         if type_ is PhiType.DATE:
             return self._date(original, await self.date_offset_days(scope), scope)
         if type_ is PhiType.AGE:
-            return age_surrogate(original, self.config.age_cap, self.config.age_cap_text, self._age_value)
+            return age_surrogate(original, self.config.age_cap, self.config.age_cap_text)
         digest = mapping_key(self.key, scope, type_.value, _normalize(original))
         rng = _rng(digest)
         if type_ in _LOCATION_TYPES:

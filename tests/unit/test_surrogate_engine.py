@@ -8,7 +8,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deid_core.surrogate import HmacKey, InMemoryMappingStore, SurrogateConfig, Surrogator, patient_scope
-from deid_core.surrogate.ages import _fallback_age_value
 from deid_core.surrogate.dates import parse_date
 from deid_core.surrogate.names import name_pools
 from schemas import EnrichedNote, PatientHeader, PhiType, Span
@@ -166,15 +165,6 @@ async def test_unparseable_dates_get_a_generic_stand_in(surrogator: Surrogator) 
 )
 async def test_ages(surrogator: Surrogator, original: str, expected: str) -> None:
     assert await surrogator.surrogate_for(P1, PhiType.AGE, original) == expected
-
-
-@pytest.mark.parametrize(
-    ("text", "value"),
-    [("93", 93), ("93-year-old", 93), ("ninety-three", 93), ("one hundred and two", 102), ("x", None)],
-)
-def test_private_age_fallback_parser(text: str, value: int | None) -> None:
-    # Used only when deid_core.detect.rules.ages cannot be imported.
-    assert _fallback_age_value(text) == value
 
 
 async def test_age_cap_is_configurable() -> None:
