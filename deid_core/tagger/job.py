@@ -15,8 +15,9 @@ from pathlib import Path
 
 import torch
 
+from deid_core.eval.model import GoldDoc
 from deid_core.tagger.runtime import TaggerRuntime
-from deid_core.tagger.train import EpochReport, LabelledText, TrainConfig, train
+from deid_core.tagger.train import EpochReport, TrainConfig, train
 from schemas import EnrichedNote, PatientHeader, Span
 
 CARD_FILE = "MODEL_CARD.md"
@@ -38,7 +39,7 @@ class JobConfig:
 
 @dataclass(frozen=True, slots=True)
 class LabelledNote:
-    text: LabelledText
+    doc: GoldDoc
     patient: PatientHeader | None
 
 
@@ -46,7 +47,7 @@ def corpus_split(split: str, n: int, seed: int) -> list[LabelledNote]:
     from deid_core.corpus import generate_notes
 
     return [
-        LabelledNote(LabelledText(g.id, g.text, g.spans), g.patient) for g in generate_notes(split, n, seed=seed)  # type: ignore[arg-type]
+        LabelledNote(GoldDoc(g.id, g.text, g.spans), g.patient) for g in generate_notes(split, n, seed=seed)  # type: ignore[arg-type]
     ]
 
 
@@ -54,7 +55,7 @@ def gold_split(path: str) -> list[LabelledNote]:
     """Notes from a user's own gold files, e.g. a licensed i2b2 copy (no patient headers)."""
     from deid_core.eval import load_gold
 
-    return [LabelledNote(LabelledText(d.id, d.text, d.spans), None) for d in load_gold(path)]
+    return [LabelledNote(d, None) for d in load_gold(path)]
 
 
 def _split(split: str, n: int, seed: int, path: str | None) -> list[LabelledNote]:
@@ -77,28 +78,28 @@ def _rows(report: object, rows: Sequence[str]) -> dict[str, dict[str, dict[str, 
 def evaluate_split(runtime: TaggerRuntime, notes: Sequence[LabelledNote]) -> dict[str, object]:
     """Tagger alone, and the full local pipeline (rules + header + tagger), on one split."""
     from deid_core.detect.registry import build_detectors
-    from deid_core.eval import GoldDoc, evaluate
+    from deid_core.eval import evaluate
     from deid_core.merge import SpanMerger
     from schemas import PhiCategory
 
-    gold = [GoldDoc(n.text.id, n.text.text, n.text.spans) for n in notes]
+    gold = [n.doc for n in notes]
     started = time.perf_counter()
-    tagged = runtime.tag([n.text.text for n in notes])
+    tagged = runtime.tag([n.doc.text for n in notes])
     tag_seconds = time.perf_counter() - started
     detectors = build_detectors(["rules", "header"])
     merger = SpanMerger()
     full: dict[str, list[Span]] = {}
     for note, spans in zip(notes, tagged, strict=True):
-        enriched = EnrichedNote(note.text.id, note.text.text, note.patient)
+        enriched = EnrichedNote(note.doc.id, note.doc.text, note.patient)
         local = [s for d in detectors for s in d.detect(enriched)]
-        full[note.text.id] = merger.merge(local + spans, note.text.text)
+        full[note.doc.id] = merger.merge(local + spans, note.doc.text)
     rows = ["ALL", "HIPAA", *[c.value for c in PhiCategory]]
-    chars = sum(len(n.text.text) for n in notes)
+    chars = sum(len(n.doc.text) for n in notes)
     return {
         "notes": len(notes),
         "chars": chars,
         "tagger_chars_per_s": round(chars / max(tag_seconds, 1e-9)),
-        "tagger": _rows(evaluate(gold, {n.text.id: s for n, s in zip(notes, tagged, strict=True)}), rows),
+        "tagger": _rows(evaluate(gold, {n.doc.id: s for n, s in zip(notes, tagged, strict=True)}), rows),
         "pipeline": _rows(evaluate(gold, full), rows),
     }
 
@@ -176,7 +177,7 @@ def run_training_job(out_dir: Path, config: JobConfig, progress: Callable[..., o
     train_notes = _split("train", config.train_n, config.corpus_seed, config.train_gold)
     dev_notes = _split("dev", config.dev_n, config.corpus_seed, config.dev_gold)
     test_notes = _split("test", config.test_n, config.corpus_seed, config.test_gold)
-    reports = train([n.text for n in train_notes], [n.text for n in dev_notes], out_dir, config.train, progress=progress)
+    reports = train([n.doc for n in train_notes], [n.doc for n in dev_notes], out_dir, config.train, progress=progress)
     runtime = TaggerRuntime.load(out_dir, device="cpu")
     evals = {"dev": evaluate_split(runtime, dev_notes), "test": evaluate_split(runtime, test_notes)}
     meta = json.loads((out_dir / "tagger.json").read_text())

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import torch
 
+from deid_core.eval.model import GoldDoc
 from deid_core.tagger.labels import bio_constraints, spans_to_tags, tag_names
 from deid_core.tagger.model import BiLstmCrf, ModelConfig
 from deid_core.tagger.runtime import (
@@ -29,13 +30,6 @@ from deid_core.tagger.vocab import Vocab
 from schemas import Span
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class LabelledText:
-    id: str
-    text: str
-    spans: tuple[Span, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +88,8 @@ def _training_windows(
 
 
 def train(
-    train_docs: Sequence[LabelledText],
-    dev_docs: Sequence[LabelledText],
+    train_docs: Sequence[GoldDoc],
+    dev_docs: Sequence[GoldDoc],
     out_dir: Path,
     config: TrainConfig = TrainConfig(),
     *,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from deid_core.tagger import wire
@@ -16,7 +16,7 @@ from deid_core.tagger.crf import CRF
 from deid_core.tagger.labels import bio_constraints, spans_to_tags, tag_names, tags_to_spans
 from deid_core.tagger.runtime import TaggerRuntime, make_windows
 from deid_core.tagger.tokenize import tokenize
-from deid_core.tagger.train import LabelledText, TrainConfig, train
+from deid_core.tagger.train import GoldDoc, TrainConfig, train
 from schemas import PhiType, Span
 
 
@@ -113,7 +113,7 @@ def test_wire_round_trips_spans() -> None:
     assert [[(s.start, s.end, s.type) for s in doc] for doc in back] == [[(s.start, s.end, s.type) for s in doc] for doc in spans]
 
 
-def _toy_docs(n: int, seed: int) -> list[LabelledText]:
+def _toy_docs(n: int, seed: int) -> list[GoldDoc]:
     rng = random.Random(seed)
     first = ["John", "Mary", "Alice", "Robert", "Linda", "James", "Karen", "Omar", "Wei", "Priya"]
     last = ["Smith", "Jones", "Garcia", "Nguyen", "Patel", "Brown", "Okafor", "Kim", "Rossi", "Cohen"]
@@ -125,7 +125,7 @@ def _toy_docs(n: int, seed: int) -> list[LabelledText]:
         text = f"{prefix}{name} was admitted on {date} with BP 120/80 and Na 135."
         s = len(prefix)
         d = text.index(date)
-        docs.append(LabelledText(str(i), text, (Span(s, s + len(name), PhiType.PATIENT), Span(d, d + len(date), PhiType.DATE))))
+        docs.append(GoldDoc(str(i), text, (Span(s, s + len(name), PhiType.PATIENT), Span(d, d + len(date), PhiType.DATE))))
     return docs
 
 
