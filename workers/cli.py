@@ -367,6 +367,27 @@ def cmd_train(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_worker(args: argparse.Namespace) -> int:
+    """Run a streaming worker (faust) against the configured broker, tagger and mapping store."""
+    import faust
+
+    from workers.compose import ConfigurationError, build_app
+    from workers.settings import WorkerSettings
+
+    overrides = {k: v for k, v in {
+        "kafka_bootstrap": args.kafka_bootstrap, "triton_url": args.triton_url, "store": args.store,
+        "secret_file": args.secret_file, "web_port": args.web_port,
+    }.items() if v is not None}
+    try:
+        settings = WorkerSettings(**overrides)
+        app = build_app(settings)
+    except (ConfigurationError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    worker = faust.Worker(app, loglevel=args.loglevel)
+    worker.execute_from_commandline()
+    return EXIT_OK
+
+
 # ------------------------------------------------------------------------------------------------ parser
 
 
@@ -446,6 +467,15 @@ def build_parser() -> argparse.ArgumentParser:
         )
     add_progress(p)
     p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("worker", help="run a streaming worker (settings from DEID_* environment variables)")
+    p.add_argument("--kafka-bootstrap", help="broker host:port (DEID_KAFKA_BOOTSTRAP)")
+    p.add_argument("--triton-url", help="Triton gRPC host:port; unset = in-process tagger (DEID_TRITON_URL)")
+    p.add_argument("--store", help="'memory' or a redis:// URL (DEID_STORE)")
+    p.add_argument("--secret-file", help="HMAC secret file (DEID_SECRET_FILE)")
+    p.add_argument("--web-port", type=int, help="metrics/health port (DEID_WEB_PORT)")
+    p.add_argument("--loglevel", default="warning", help="faust log level (default: %(default)s)")
+    p.set_defaults(func=cmd_worker)
 
     p = sub.add_parser("demo", help="de-identify sample synthetic notes on embedded defaults and summarise")
     p.add_argument("-n", type=int, default=20, help="number of sample notes (default: %(default)s)")

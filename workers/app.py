@@ -1,0 +1,98 @@
+"""The faust application: agents that move bytes between topics and a NoteProcessor that does the work.
+
+Commit order (at-least-once): a batch's output records are sent and their delivery awaited before the
+agent asks for the next batch, and faust commits an input offset only once its event is acknowledged,
+i.e. after that. Output keys are stable, so a batch redelivered after a crash yields the same records.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import faust
+
+from schemas import PatientHeader
+from workers.processor import DependencyUnavailable, InputEvent, NoteProcessor, OutputRecord, TopicNames
+from workers.settings import WorkerSettings
+
+log = logging.getLogger(__name__)
+
+
+class TableDemographics:
+    """DemographicsTable over a faust Table (changelog-backed: survives restarts)."""
+
+    def __init__(self, table: Any) -> None:
+        self._table = table
+
+    def get(self, patient_id: str) -> PatientHeader | None:
+        raw = self._table.get(patient_id)
+        return PatientHeader.model_validate_json(raw) if raw else None
+
+    def put(self, header: PatientHeader) -> None:
+        self._table[header.patient_id] = header.model_dump_json().encode()
+
+
+def topic_names(settings: WorkerSettings) -> TopicNames:
+    return TopicNames(
+        notes_in=settings.topic_notes_in, demographics=settings.topic_demographics, notes_out=settings.topic_notes_out,
+        json_out=settings.topic_json_out, dead_letter=settings.topic_dead_letter, audit=settings.topic_audit,
+    )
+
+
+def create_app(settings: WorkerSettings, processor_factory: Any) -> faust.App:
+    """``processor_factory(table) -> NoteProcessor`` is called once the app's table exists."""
+    app = faust.App(
+        settings.app_id,
+        broker=f"kafka://{settings.kafka_bootstrap}",
+        store="memory://",
+        key_serializer="raw",
+        value_serializer="raw",
+        topic_partitions=settings.topic_partitions,
+        broker_session_timeout=settings.broker_session_timeout_s,
+        broker_heartbeat_interval=settings.broker_heartbeat_interval_s,
+        web_port=settings.web_port,
+        producer_acks=-1,
+    )
+    names = topic_names(settings)
+    notes_in = app.topic(names.notes_in, key_type=bytes, value_type=bytes)
+    outputs = {
+        name: app.topic(name, key_type=bytes, value_type=bytes)
+        for name in {names.notes_out, names.json_out, names.dead_letter, names.audit}
+        if name
+    }
+    table = app.Table("demographics", key_type=str, value_type=bytes, partitions=settings.topic_partitions)
+    state: dict[str, NoteProcessor] = {}
+
+    def processor() -> NoteProcessor:
+        if "p" not in state:
+            state["p"] = processor_factory(TableDemographics(table))
+        return state["p"]
+
+    async def publish(records: list[OutputRecord]) -> None:
+        futures = [
+            await outputs[r.topic].send(key=r.key, value=r.value, headers=list(r.headers)) for r in records
+        ]
+        # Wait for the broker's acknowledgement of every record before this batch's offsets may commit.
+        await asyncio.gather(*futures)
+
+    @app.agent(notes_in)
+    async def deidentify(stream: Any) -> None:
+        async for batch in stream.take(settings.batch_max, within=settings.batch_wait_ms / 1000):
+            events = [InputEvent(v) for v in batch]
+            delay = settings.retry_backoff_ms / 1000
+            while True:
+                try:
+                    records, stats = await processor().process_batch(events)
+                    await publish(records)
+                    break
+                except DependencyUnavailable as exc:
+                    # Fail closed: nothing of this batch was published; pause, then retry it whole.
+                    log.warning("dependency unavailable (%s); retrying batch of %d in %.1fs", exc, len(events), delay)
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, settings.retry_backoff_max_ms / 1000)
+            log.info("batch: %d events, %d notes, %d dead letters", len(events), stats.notes, stats.dead_letters)
+
+    app.deid_state = state  # type: ignore[attr-defined]
+    return app
