@@ -14,6 +14,7 @@ from typing import Any
 import faust
 
 from schemas import PatientHeader
+from workers.metrics import WorkerMetrics
 from workers.processor import DependencyUnavailable, InputEvent, NoteProcessor, OutputRecord, TopicNames
 from workers.settings import WorkerSettings
 
@@ -64,6 +65,7 @@ def create_app(settings: WorkerSettings, processor_factory: Any) -> faust.App:
     }
     table = app.Table("demographics", key_type=str, value_type=bytes, partitions=settings.topic_partitions)
     state: dict[str, NoteProcessor] = {}
+    metrics = WorkerMetrics()
 
     def processor() -> NoteProcessor:
         if "p" not in state:
@@ -81,18 +83,45 @@ def create_app(settings: WorkerSettings, processor_factory: Any) -> faust.App:
     async def deidentify(stream: Any) -> None:
         async for batch in stream.take(settings.batch_max, within=settings.batch_wait_ms / 1000):
             events = [InputEvent(v) for v in batch]
+            metrics.events_in.inc(len(events))
+            metrics.batch_size.observe(len(events))
             delay = settings.retry_backoff_ms / 1000
             while True:
                 try:
-                    records, stats = await processor().process_batch(events)
-                    await publish(records)
+                    with metrics.batch_seconds.time():
+                        records, stats = await processor().process_batch(events)
+                    with metrics.publish_seconds.time():
+                        await publish(records)
+                    metrics.ready.set(1)
                     break
                 except DependencyUnavailable as exc:
                     # Fail closed: nothing of this batch was published; pause, then retry it whole.
+                    metrics.ready.set(0)
+                    metrics.dependency_errors.labels(str(exc).split(":", 1)[0]).inc()
                     log.warning("dependency unavailable (%s); retrying batch of %d in %.1fs", exc, len(events), delay)
                     await asyncio.sleep(delay)
                     delay = min(delay * 2, settings.retry_backoff_max_ms / 1000)
+            metrics.notes_out.inc(stats.notes)
+            metrics.messages_out.inc(stats.messages)
+            metrics.demographics.inc(stats.demographics)
+            metrics.dead_letters.inc(stats.dead_letters)
+            for type_, n in stats.phi_by_type.items():
+                metrics.phi.labels(type_).inc(n)
             log.info("batch: %d events, %d notes, %d dead letters", len(events), stats.notes, stats.dead_letters)
 
+    @app.page("/health")
+    async def health(web: Any, request: Any) -> Any:
+        return web.json({"status": "ok"})
+
+    @app.page("/ready")
+    async def ready(web: Any, request: Any) -> Any:
+        up = metrics.ready._value.get() == 1  # noqa: SLF001 - the gauge is the single source of truth
+        return web.json({"ready": up}, status=200 if up else 503)
+
+    @app.page("/metrics")
+    async def prometheus(web: Any, request: Any) -> Any:
+        return web.bytes(metrics.render(), content_type="text/plain; version=0.0.4")
+
     app.deid_state = state  # type: ignore[attr-defined]
+    app.deid_metrics = metrics  # type: ignore[attr-defined]
     return app
