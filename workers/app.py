@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from typing import Any
 
 import faust
 
+from deid_core.enrich import merge_headers
 from schemas import PatientHeader
 from workers.metrics import WorkerMetrics
 from workers.processor import DependencyUnavailable, InputEvent, NoteProcessor, OutputRecord, TopicNames
@@ -22,17 +24,32 @@ log = logging.getLogger(__name__)
 
 
 class TableDemographics:
-    """DemographicsTable over a faust Table (changelog-backed: survives restarts)."""
+    """DemographicsTable over a faust Table (changelog-backed: survives restarts).
 
-    def __init__(self, table: Any) -> None:
+    faust lets only the agent that consumes a table's own topic write it, so ``put`` (called while
+    processing notes) goes to a small in-process overlay that makes the header visible at once, and the
+    demographics agent writes the durable table from the demographics topic via ``write``.
+    """
+
+    def __init__(self, table: Any, overlay_size: int = 10_000) -> None:
         self._table = table
+        self._overlay: OrderedDict[str, PatientHeader] = OrderedDict()
+        self._overlay_size = overlay_size
 
     def get(self, patient_id: str) -> PatientHeader | None:
         raw = self._table.get(patient_id)
-        return PatientHeader.model_validate_json(raw) if raw else None
+        durable = PatientHeader.model_validate_json(raw) if raw else None
+        return merge_headers(self._overlay.get(patient_id), durable)
 
     def put(self, header: PatientHeader) -> None:
-        self._table[header.patient_id] = header.model_dump_json().encode()
+        self._overlay[header.patient_id] = merge_headers(header, self._overlay.get(header.patient_id)) or header
+        self._overlay.move_to_end(header.patient_id)
+        while len(self._overlay) > self._overlay_size:
+            self._overlay.popitem(last=False)
+
+    def write(self, header: PatientHeader) -> None:
+        merged = merge_headers(header, self.get(header.patient_id)) or header
+        self._table[header.patient_id] = merged.model_dump_json().encode()
 
 
 def topic_names(settings: WorkerSettings) -> TopicNames:
@@ -58,19 +75,29 @@ def create_app(settings: WorkerSettings, processor_factory: Any) -> faust.App:
     )
     names = topic_names(settings)
     notes_in = app.topic(names.notes_in, key_type=bytes, value_type=bytes)
+    demographics_in = app.topic(names.demographics, key_type=bytes, value_type=bytes)
     outputs = {
         name: app.topic(name, key_type=bytes, value_type=bytes)
-        for name in {names.notes_out, names.json_out, names.dead_letter, names.audit}
+        for name in {names.notes_out, names.json_out, names.dead_letter, names.audit, names.demographics}
         if name
     }
     table = app.Table("demographics", key_type=str, value_type=bytes, partitions=settings.topic_partitions)
-    state: dict[str, NoteProcessor] = {}
+    state: dict[str, Any] = {}
     metrics = WorkerMetrics()
+
+    demographics = TableDemographics(table)
 
     def processor() -> NoteProcessor:
         if "p" not in state:
-            state["p"] = processor_factory(TableDemographics(table))
+            state["p"] = processor_factory(demographics)
         return state["p"]
+
+    @app.agent(demographics_in)
+    async def apply_demographics(stream: Any) -> None:
+        async for raw in stream:
+            header = processor().parse_demographics(raw)
+            if header is not None:
+                demographics.write(header)
 
     async def publish(records: list[OutputRecord]) -> None:
         futures = [
@@ -99,8 +126,13 @@ def create_app(settings: WorkerSettings, processor_factory: Any) -> faust.App:
                     metrics.ready.set(0)
                     metrics.dependency_errors.labels(str(exc).split(":", 1)[0]).inc()
                     log.warning("dependency unavailable (%s); retrying batch of %d in %.1fs", exc, len(events), delay)
-                    await asyncio.sleep(delay)
-                    delay = min(delay * 2, settings.retry_backoff_max_ms / 1000)
+                except Exception as exc:  # noqa: BLE001 - a crashed agent could drop the batch; pause instead
+                    metrics.ready.set(0)
+                    metrics.dependency_errors.labels("internal").inc()
+                    # The type only: exception messages may quote data.
+                    log.error("batch of %d failed (%s); retrying in %.1fs", len(events), type(exc).__name__, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, settings.retry_backoff_max_ms / 1000)
             metrics.notes_out.inc(stats.notes)
             metrics.messages_out.inc(stats.messages)
             metrics.demographics.inc(stats.demographics)
@@ -113,9 +145,14 @@ def create_app(settings: WorkerSettings, processor_factory: Any) -> faust.App:
     async def health(web: Any, request: Any) -> Any:
         return web.json({"status": "ok"})
 
+    @app.on_rebalance_complete.connect
+    async def _assigned(sender: Any, **kwargs: Any) -> None:
+        state["assigned"] = True  # type: ignore[assignment]
+
     @app.page("/ready")
     async def ready(web: Any, request: Any) -> Any:
-        up = metrics.ready._value.get() == 1  # noqa: SLF001 - the gauge is the single source of truth
+        # Ready once partitions are assigned (a worker mid-join is not) and while dependencies are up.
+        up = bool(state.get("assigned")) and not app.rebalancing and metrics.ready._value.get() == 1  # noqa: SLF001
         return web.json({"ready": up}, status=200 if up else 503)
 
     @app.page("/metrics")

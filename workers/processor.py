@@ -150,6 +150,18 @@ class NoteProcessor:
         )
         return OutputRecord(self.topics.dead_letter, f"{event.topic}/{event.partition}/{event.offset}".encode(), event.value, headers)
 
+    def parse_demographics(self, raw: bytes) -> PatientHeader | None:
+        """A demographics event's header, or None when it is not one (bad events are only counted)."""
+        fmt = sniff_format(raw)
+        codec = self.codecs.get(fmt) if fmt else None
+        if codec is None:
+            return None
+        try:
+            parsed = codec.parse(raw)
+        except EventParseError:
+            return None
+        return parsed.patient
+
     def _parse(self, event: InputEvent) -> _Work | OutputRecord | None:
         fmt = sniff_format(event.value)
         codec = self.codecs.get(fmt) if fmt else None
@@ -160,9 +172,11 @@ class NoteProcessor:
         except EventParseError as exc:
             return self.dead_letter(event, exc.code, exc.message)
         if parsed.demographics_only:
-            if parsed.patient is not None:
-                self.table.put(parsed.patient)
-            return None
+            if parsed.patient is None:
+                return None
+            self.table.put(parsed.patient)
+            # The demographics topic (keyed by patient id) is where the durable table is built from.
+            return OutputRecord(self.topics.demographics, parsed.patient.patient_id.encode(), event.value)
         ref = parsed.patient_ref or (parsed.patient.patient_id if parsed.patient else None)
         header = merge_headers(parsed.patient, self.table.get(ref) if ref else None)
         return _Work(event, codec, parsed, header)
@@ -176,7 +190,10 @@ class NoteProcessor:
             item = self._parse(event)
             if isinstance(item, OutputRecord):
                 records.append(item)
-                stats.dead_letters += 1
+                if item.topic == self.topics.dead_letter:
+                    stats.dead_letters += 1
+                else:
+                    stats.demographics += 1
             elif item is None:
                 stats.demographics += 1
             else:
