@@ -43,7 +43,7 @@ run_tests() {
   export DEID_RUN_DIR="$ROOT/.run/test-services"
   trap '"$ROOT/scripts/services.sh" stop || true' EXIT
   local env_lines
-  env_lines=$("$ROOT/scripts/services.sh" start redis triton)
+  env_lines=$("$ROOT/scripts/services.sh" start redis triton broker)
   while IFS= read -r line; do [[ "$line" == *=* ]] && export "${line?}"; done <<<"$env_lines"
   say "services: $(echo "$env_lines" | tr '\n' ' ')"
   "$VENV/bin/ruff" check schemas deid_core workers tests
