@@ -16,6 +16,7 @@ import faust
 
 from deid_core.enrich import merge_headers
 from schemas import PatientHeader
+from workers.lake import ParquetLakeSink
 from workers.metrics import WorkerMetrics
 from workers.processor import DependencyUnavailable, InputEvent, NoteProcessor, OutputRecord, TopicNames
 from workers.settings import WorkerSettings
@@ -86,6 +87,7 @@ def create_app(settings: WorkerSettings, processor_factory: Any) -> faust.App:
     metrics = WorkerMetrics()
 
     demographics = TableDemographics(table)
+    lake = ParquetLakeSink(settings.lake_path) if settings.lake_path else None
 
     def processor() -> NoteProcessor:
         if "p" not in state:
@@ -118,6 +120,8 @@ def create_app(settings: WorkerSettings, processor_factory: Any) -> faust.App:
                     with metrics.batch_seconds.time():
                         records, stats = await processor().process_batch(events)
                     with metrics.publish_seconds.time():
+                        if lake is not None:
+                            await asyncio.to_thread(lake.write, stats.lake_rows)
                         await publish(records)
                     metrics.ready.set(1)
                     break

@@ -27,6 +27,7 @@ from deid_core.surrogate.keys import HmacKey, mapping_key
 from deid_core.tagger.base import TaggerUnavailable
 from schemas import EnrichedNote, PatientHeader, Span
 from schemas.events import EventFormat, EventParseError, MessageCodec, ParsedMessage
+from workers.lake import LakeRow
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +101,7 @@ class BatchStats:
     demographics: int = 0
     dead_letters: int = 0
     phi_by_type: Counter[str] = field(default_factory=Counter)
+    lake_rows: list[LakeRow] = field(default_factory=list)
 
 
 def sniff_format(raw: bytes) -> EventFormat | None:
@@ -233,6 +235,10 @@ class NoteProcessor:
             records.append(OutputRecord(self.topics.audit, key, self._audit(key, pseudonym, my_spans, started)))
             stats.messages += 1
             stats.notes += count
+            stats.lake_rows.extend(
+                LakeRow(key.decode(), i, w.parsed.format.value, pseudonym, d.text, self.model_version)
+                for i, d in enumerate(mine)
+            )
             for s in (x for group in my_spans for x in group):
                 stats.phi_by_type[s.type.value] += 1
         return records, stats

@@ -26,6 +26,7 @@ class WorkerSettings(BaseSettings):
     store: str = Field(default="memory", description="'memory' or a redis:// URL")
     secret_file: str | None = None
     production: bool = False
+    lake_path: str | None = Field(default=None, description="directory of the Parquet data-lake sink; unset = off")
     # tansu (tests, embedded default) holds JoinGroup for half the session timeout: keep it short there.
     broker_session_timeout_s: float = 6.0
     broker_heartbeat_interval_s: float = 1.0

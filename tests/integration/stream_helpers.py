@@ -33,6 +33,7 @@ class StreamSetup:
     triton_url: str | None = None
     prefix: str = field(default_factory=lambda: f"t{uuid.uuid4().hex[:8]}")
     secret_file: str | None = None
+    lake_path: str | None = None
 
     def topic(self, name: str) -> str:
         return f"{self.prefix}.{name}"
@@ -52,6 +53,8 @@ class StreamSetup:
             env["DEID_TRITON_URL"] = self.triton_url
         if self.secret_file:
             env["DEID_SECRET_FILE"] = self.secret_file
+        if self.lake_path:
+            env["DEID_LAKE_PATH"] = self.lake_path
         return env
 
 

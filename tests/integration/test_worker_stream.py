@@ -105,7 +105,12 @@ async def test_adt_then_note_enriches_from_the_demographics_table(setup: StreamS
     assert text.endswith("feels well.")
 
 
-async def test_malformed_messages_are_dead_lettered_and_valid_ones_still_flow(setup: StreamSetup, worker_factory) -> None:  # type: ignore[no-untyped-def]
+async def test_malformed_messages_are_dead_lettered_and_valid_ones_still_flow(  # type: ignore[no-untyped-def]
+    setup: StreamSetup, worker_factory, tmp_path: Path
+) -> None:
+    import pyarrow.parquet as pq
+
+    setup.lake_path = str(tmp_path / "lake")
     worker_factory()
     bad = [b"\xff\xfe garbage", b'{"resourceType": "DocumentReference", "id": 5}', b"MSH|^~\\&|truncated"]
     good = json.dumps({"id": "ok-1", "text": "Seen 03/05/2014."}).encode()
@@ -116,6 +121,11 @@ async def test_malformed_messages_are_dead_lettered_and_valid_ones_still_flow(se
     assert len(dead) == 3 and len(out) == 1
     assert all(g[3].get("deid-error-code") for g in dead)
     assert {g[2] for g in dead} == set(bad)
+    # The valid note also reached the data lake, as a committed Parquet file (dead letters did not).
+    files = list((tmp_path / "lake").glob("date=*/part-*.parquet"))
+    assert len(files) == 1
+    rows = pq.read_table(files[0]).to_pylist()
+    assert len(rows) == 1 and "03/05/2014" not in rows[0]["text"]
 
 
 async def test_two_workers_share_surrogates_through_redis(kafka_bootstrap: str, redis_url: str, tmp_path: Path) -> None:
