@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any
 
 import faust
@@ -62,6 +63,8 @@ def topic_names(settings: WorkerSettings) -> TopicNames:
 
 def create_app(settings: WorkerSettings, processor_factory: Any) -> faust.App:
     """``processor_factory(table) -> NoteProcessor`` is called once the app's table exists."""
+    if settings.data_dir:
+        Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
     app = faust.App(
         settings.app_id,
         broker=f"kafka://{settings.kafka_bootstrap}",
@@ -73,10 +76,14 @@ def create_app(settings: WorkerSettings, processor_factory: Any) -> faust.App:
         broker_heartbeat_interval=settings.broker_heartbeat_interval_s,
         web_port=settings.web_port,
         producer_acks=-1,
+        **({"datadir": settings.data_dir} if settings.data_dir else {}),
     )
     names = topic_names(settings)
-    notes_in = app.topic(names.notes_in, key_type=bytes, value_type=bytes)
-    demographics_in = app.topic(names.demographics, key_type=bytes, value_type=bytes)
+    # The table's changelog must have as many partitions as its source topic; a broker that auto-creates
+    # topics would otherwise pick its own default, so the worker creates its input topics itself.
+    inputs = {"partitions": settings.topic_partitions, "internal": settings.create_topics}
+    notes_in = app.topic(names.notes_in, key_type=bytes, value_type=bytes, **inputs)
+    demographics_in = app.topic(names.demographics, key_type=bytes, value_type=bytes, **inputs)
     outputs = {
         name: app.topic(name, key_type=bytes, value_type=bytes)
         for name in {names.notes_out, names.json_out, names.dead_letter, names.audit, names.demographics}

@@ -307,7 +307,20 @@ def cmd_corpus(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """De-identify a few synthetic notes on embedded defaults and summarise what was replaced."""
+    """The service on embedded defaults (broker, worker, samples); ``--offline`` skips the broker."""
+    if not args.offline:
+        from workers.demo import DemoOptions, run_demo
+
+        show = sys.stderr.isatty() if args.progress is None else args.progress
+        try:
+            return run_demo(DemoOptions(args.n, args.seed, args.store, args.triton_url, Path(args.out_dir), show))
+        except RuntimeError as exc:
+            raise CliError(str(exc)) from None
+    return _offline_demo(args)
+
+
+def _offline_demo(args: argparse.Namespace) -> int:
+    """De-identify a few synthetic notes in this process and score them against their gold spans."""
     from deid_core.corpus import generate_notes
 
     out_dir = Path(args.out_dir)
@@ -477,7 +490,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--loglevel", default="warning", help="faust log level (default: %(default)s)")
     p.set_defaults(func=cmd_worker)
 
-    p = sub.add_parser("demo", help="de-identify sample synthetic notes on embedded defaults and summarise")
+    p = sub.add_parser(
+        "demo", help="run the service on embedded defaults: local broker, a worker, HL7/FHIR/JSON samples; summarise"
+    )
+    p.add_argument("--offline", action="store_true", help="no broker or worker: de-identify synthetic notes in-process and score them")
     p.add_argument("-n", type=int, default=20, help="number of sample notes (default: %(default)s)")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--store", default="memory", help="'memory' or a Redis URL (default: memory)")

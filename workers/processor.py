@@ -106,6 +106,8 @@ class BatchStats:
 
 def sniff_format(raw: bytes) -> EventFormat | None:
     head = raw.lstrip()[:512]
+    if head.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte order mark before MSH or {
+        head = head[3:].lstrip()
     if head.startswith(b"MSH"):
         return EventFormat.HL7V2
     if head.startswith(b"{"):

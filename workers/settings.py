@@ -18,6 +18,9 @@ class WorkerSettings(BaseSettings):
     topic_dead_letter: str = "deid.deadletter"
     topic_audit: str = "deid.audit"
     topic_partitions: int = Field(default=4, ge=1)
+    create_topics: bool = Field(
+        default=True, description="create the input topics with topic_partitions if missing (off where deploy/ creates them)"
+    )
     batch_max: int = Field(default=32, ge=1, description="notes per pipeline run (one tagger call)")
     batch_wait_ms: int = Field(default=200, ge=1, description="longest wait to fill a batch")
     retry_backoff_ms: int = Field(default=500, ge=1, description="first pause when a dependency is down")
@@ -26,6 +29,7 @@ class WorkerSettings(BaseSettings):
     store: str = Field(default="memory", description="'memory' or a redis:// URL")
     secret_file: str | None = None
     production: bool = False
+    data_dir: str | None = Field(default=None, description="faust's local state directory (default: ./<app_id>-data)")
     lake_path: str | None = Field(default=None, description="directory of the Parquet data-lake sink; unset = off")
     # tansu (tests, embedded default) holds JoinGroup for half the session timeout: keep it short there.
     broker_session_timeout_s: float = 6.0

@@ -47,6 +47,7 @@ class StreamSetup:
             "DEID_WEB_PORT": str(web_port),
             "DEID_TOPIC_PARTITIONS": "2",
             "DEID_BATCH_WAIT_MS": "100",
+            "DEID_DATA_DIR": str(ROOT / ".run" / "faust-data" / self.prefix),
             **{f"DEID_TOPIC_{n.upper()}": self.topic(n) for n in ("notes_in", "demographics", "notes_out", "json_out", "dead_letter", "audit")},
         }
         if self.triton_url:
@@ -109,7 +110,10 @@ async def produce(bootstrap: str, topic: str, values: Sequence[bytes], keys: Seq
 
 async def consume(bootstrap: str, topics: Sequence[str], n: int, timeout_s: float = 90) -> list[tuple[str, bytes, bytes, dict[str, bytes]]]:
     """The first ``n`` records of ``topics`` from the beginning (or fewer when the timeout passes)."""
-    consumer = AIOKafkaConsumer(*topics, bootstrap_servers=bootstrap, auto_offset_reset="earliest", group_id=None)
+    # Short metadata age: an output topic may not exist yet when this subscribes.
+    consumer = AIOKafkaConsumer(
+        *topics, bootstrap_servers=bootstrap, auto_offset_reset="earliest", group_id=None, metadata_max_age_ms=1000
+    )
     await consumer.start()
     got: list[tuple[str, bytes, bytes, dict[str, bytes]]] = []
     try:

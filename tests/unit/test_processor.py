@@ -86,6 +86,7 @@ def test_sniff_format() -> None:
     assert sniff_format(b'{"resourceType": "Bundle"}') is EventFormat.FHIR
     assert sniff_format(b'{"id": "x"}') is EventFormat.JSON
     assert sniff_format(b"\x00garbage") is None
+    assert sniff_format(b"\xef\xbb\xbfMSH|") is EventFormat.HL7V2  # byte order mark
 
 
 async def test_demographics_enrich_later_notes_and_nothing_phi_leaks() -> None:
