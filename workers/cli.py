@@ -392,7 +392,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
         "secret_file": args.secret_file, "web_port": args.web_port,
     }.items() if v is not None}
     try:
-        settings = WorkerSettings(**overrides)
+        settings = WorkerSettings(_env_file=args.settings_file, **overrides)  # type: ignore[call-arg]
         app = build_app(settings)
     except (ConfigurationError, ValueError) as exc:
         raise CliError(str(exc)) from None
@@ -487,6 +487,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--store", help="'memory' or a redis:// URL (DEID_STORE)")
     p.add_argument("--secret-file", help="HMAC secret file (DEID_SECRET_FILE)")
     p.add_argument("--web-port", type=int, help="metrics/health port (DEID_WEB_PORT)")
+    p.add_argument("--settings-file", help="a file of DEID_*=value lines; the environment overrides it")
     p.add_argument("--loglevel", default="warning", help="faust log level (default: %(default)s)")
     p.set_defaults(func=cmd_worker)
 
