@@ -83,24 +83,31 @@ class DemoOptions:
     timeout_s: float = 300.0
 
 
+def wait_until_ready(proc: subprocess.Popen[bytes], web_port: int, log_path: Path, timeout_s: float = 120) -> None:
+    """Poll a worker's /ready page; raise if the process exits or the timeout passes."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the worker exited ({proc.returncode}); see {log_path}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{web_port}/ready", timeout=1) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the worker did not become ready; see {log_path}")
+        time.sleep(0.3)
+
+
 @contextmanager
 def worker_process(env: dict[str, str], web_port: int, log_path: Path) -> Iterator[None]:
     with log_path.open("wb") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "workers.cli", "worker", "--loglevel", "info"], env=env, stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "workers.cli", "worker", "--loglevel", "info"], env=env, stdout=log, stderr=subprocess.STDOUT
+        )
         try:
-            deadline = time.monotonic() + 120
-            while True:
-                if proc.poll() is not None:
-                    raise RuntimeError(f"the worker exited ({proc.returncode}); see {log_path}")
-                try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{web_port}/ready", timeout=1) as r:
-                        if r.status == 200:
-                            break
-                except OSError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"the worker did not become ready; see {log_path}")
-                time.sleep(0.3)
+            wait_until_ready(proc, web_port, log_path)
             yield
         finally:
             proc.terminate()

@@ -8,7 +8,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 import uuid
 from collections.abc import Sequence
@@ -16,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
+
+from workers.demo import wait_until_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,18 +71,7 @@ class Worker:
         )
 
     def wait_ready(self, timeout_s: float = 90) -> None:
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"worker exited with {self.proc.returncode}; see {self.log_path}")
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.web_port}/ready", timeout=1) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                pass
-            time.sleep(0.3)
-        raise TimeoutError(f"worker not ready; see {self.log_path}")
+        wait_until_ready(self.proc, self.web_port, self.log_path, timeout_s)
 
     def metrics(self) -> str:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.web_port}/metrics", timeout=2) as r:
