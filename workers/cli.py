@@ -169,27 +169,21 @@ def cmd_detect(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _build_store(spec: str) -> Any:
-    from deid_core.surrogate.store import InMemoryMappingStore, RedisMappingStore
-
-    if spec == "memory":
-        return InMemoryMappingStore()
-    if spec.startswith(("redis://", "rediss://", "unix://")):
-        return RedisMappingStore.from_url(spec)
-    raise CliError(f"unknown --store {spec!r}: use 'memory' or a redis:// URL")
-
-
 async def _surrogate_all(
     notes: Sequence[EnrichedNote], spans: Sequence[Sequence[Span]], args: argparse.Namespace
 ) -> list[DeidentifiedNote]:
     from deid_core.surrogate.engine import SurrogateConfig, Surrogator
     from deid_core.surrogate.keys import load_secret
+    from workers.compose import ConfigurationError, build_store
 
     try:
         key = load_secret(args.secret_file)
     except OSError as exc:
         raise CliError(f"cannot read --secret-file: {exc.strerror}") from None
-    store = _build_store(args.store)
+    try:
+        store = build_store(args.store)
+    except ConfigurationError:
+        raise CliError("unknown --store: use 'memory' or a redis:// URL") from None
     config = SurrogateConfig(date_shift_min_days=args.date_shift_min_days, date_shift_max_days=args.date_shift_max_days)
     surrogator = Surrogator(store, key, config)
     # Bounded concurrency: notes wait on the store concurrently, but a burst must not open unbounded connections.
@@ -215,14 +209,13 @@ def _deidentify(records: Sequence[NoteRecord], args: argparse.Namespace) -> list
     """Detect, then surrogate; any failure raises before anything is written."""
     notes = [EnrichedNote.from_record(r) for r in records]
     spans = _run_detection(_detection_pipeline(args), notes, args)
+    from workers.processor import DependencyUnavailable, dependency_errors
+
     try:
-        return asyncio.run(_surrogate_all(notes, spans, args))
-    except (ConnectionError, OSError) as exc:
-        raise CliError(f"mapping store unavailable ({type(exc).__name__}); nothing was written") from None
-    except Exception as exc:  # redis errors have their own tree; keep the message free of data
-        if type(exc).__module__.startswith("redis"):
-            raise CliError(f"mapping store error ({type(exc).__name__}); nothing was written") from None
-        raise
+        with dependency_errors():
+            return asyncio.run(_surrogate_all(notes, spans, args))
+    except DependencyUnavailable as exc:  # the message names the service and error type, never data
+        raise CliError(f"{exc}; nothing was written") from None
 
 
 def _deidentified_rows(results: Sequence[DeidentifiedNote]) -> Any:

@@ -54,7 +54,7 @@ class InMemoryDemographics:
 
 
 @contextmanager
-def _dependencies() -> Iterator[None]:
+def dependency_errors() -> Iterator[None]:
     """Turn the failures of services we depend on into ``DependencyUnavailable`` (retry, publish nothing)."""
     try:
         yield
@@ -205,7 +205,7 @@ class NoteProcessor:
         notes = [
             EnrichedNote(n.note_id, n.text, w.header) for w in work for n in w.parsed.notes
         ]
-        with _dependencies():
+        with dependency_errors():
             spans = await self.detection.detect_batch(notes)
             deidentified = [await self.surrogator.deidentify(n, s) for n, s in zip(notes, spans, strict=True)]
         position = 0
@@ -215,7 +215,7 @@ class NoteProcessor:
             my_spans = spans[position : position + count]
             position += count
             try:
-                with _dependencies():
+                with dependency_errors():
                     out = await self._render(w, [d.text for d in mine])
             except EventParseError as exc:
                 records.append(self.dead_letter(w.event, exc.code, exc.message))

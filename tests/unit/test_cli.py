@@ -127,3 +127,16 @@ def test_train_on_user_gold_files_writes_a_usable_artifact(tmp_path: Path, capsy
     capsys.readouterr()
     code, rows, _ = _run(["detect", "-i", str(_write(tmp_path, NOTES)), "--tagger-model-dir", str(out)], capsys)
     assert code == 0 and len(rows) == 3
+
+
+def test_unreachable_redis_is_a_clear_error_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    path = str(_write(tmp_path, NOTES))
+    code, rows, err = _run(["deidentify", "-i", path, "--detectors", "rules", "--store", f"redis://127.0.0.1:{port}/0"], capsys)
+    assert code == 1 and rows == []
+    assert "mapping store" in err and "nothing was written" in err
+    assert "Ann Lee" not in err
