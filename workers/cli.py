@@ -375,18 +375,42 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def cmd_worker(args: argparse.Namespace) -> int:
     """Run a streaming worker (faust) against the configured broker, tagger and mapping store."""
-    import faust
+    from pydantic import ValidationError
 
-    from workers.compose import ConfigurationError, build_app
+    from workers.security import (
+        ConfigurationError,
+        aiokafka_client_options,
+        load_keyring,
+        redis_options,
+        settings_error_message,
+    )
     from workers.settings import WorkerSettings
 
     overrides = {k: v for k, v in {
         "kafka_bootstrap": args.kafka_bootstrap, "triton_url": args.triton_url, "store": args.store,
         "secret_file": args.secret_file, "web_port": args.web_port,
     }.items() if v is not None}
+    if args.settings_file is not None and not Path(args.settings_file).is_file():
+        raise CliError(f"--settings-file {args.settings_file} is not a readable file")
+    # Settings, secret files and the production checks, before anything connects (or faust is imported).
     try:
         settings = WorkerSettings(_env_file=args.settings_file, **overrides)  # type: ignore[call-arg]
-        app = build_app(settings)
+        keyring = load_keyring(settings)
+        redis_options(settings)
+        aiokafka_client_options(settings)  # reads the SASL password file and loads the TLS files
+    except ValidationError as exc:
+        raise CliError(settings_error_message(exc)) from None
+    except ConfigurationError as exc:
+        raise CliError(str(exc)) from None
+
+    import faust
+
+    from workers.compose import build_app
+
+    try:
+        app = build_app(settings, keyring=keyring)
+    except ValidationError as exc:
+        raise CliError(settings_error_message(exc)) from None
     except (ConfigurationError, ValueError) as exc:
         raise CliError(str(exc)) from None
     worker = faust.Worker(app, loglevel=args.loglevel)

@@ -7,7 +7,9 @@ so an upgrade of the generators (new pools, new rules) cannot change a patient's
 mid-stream. Within a patient scope the same real value always gets the same surrogate; another
 patient gets an independent one.
 
-Stored values are ``"<key version>:<surrogate>"`` (see :mod:`deid_core.surrogate.store`). Dates are
+Each value is settled under every key of the :class:`KeyRing` (current key plus the previous keys of a
+rotation), stored as ``"<key version>:<surrogate>"`` under each (see :mod:`deid_core.surrogate.store`);
+candidates are seeded from the current key. Dates are
 not stored one by one: each patient scope stores one day offset, and every date is shifted by it.
 The patient pseudonym is stored in a global scope together with a reservation entry per pseudonym
 (value: a hex digest of the owner's mapping key, no PHI), so two patients never share a pseudonym.
@@ -29,7 +31,7 @@ from deid_core.render import render
 from deid_core.surrogate import formats
 from deid_core.surrogate.ages import age_surrogate
 from deid_core.surrogate.dates import generic_date, parse_date
-from deid_core.surrogate.keys import HmacKey, mapping_key
+from deid_core.surrogate.keys import HmacKey, KeyRing, mapping_key
 from deid_core.surrogate.names import NamePiece, apply_name_case, case_of, name_pools, split_name
 from deid_core.surrogate.pools import location_surrogate
 from deid_core.surrogate.store import MappingStore
@@ -95,18 +97,20 @@ class Surrogator:
     wins and every other worker reads that value back.
     """
 
-    def __init__(self, store: MappingStore, key: HmacKey, config: SurrogateConfig | None = None) -> None:
+    def __init__(
+        self, store: MappingStore, key: HmacKey | KeyRing, config: SurrogateConfig | None = None
+    ) -> None:
         self.store = store
-        self.key = key
+        self.keyring = key if isinstance(key, KeyRing) else KeyRing(key)
+        self.key = self.keyring.current
         self.config = config or SurrogateConfig()
         self._fake: Faker | None = None
 
     # -- store plumbing ---------------------------------------------------------------------------------
 
-    async def _get_or_create(self, scope: str, digest: bytes, candidate: str) -> str:
-        prefix = f"{self.key.version}:"
-        stored = await self.store.get_or_create(scope, digest, prefix + candidate)
-        return stored.removeprefix(prefix)
+    async def _settle(self, scope: str, kind: str, value: str, candidate: str) -> str:
+        """The stored surrogate of ``(scope, kind, value)``, settled across every key of the ring."""
+        return await self.store.settle(scope, self.keyring.mapping_keys(scope, kind, value), candidate)
 
     def _faker(self) -> Faker:
         # One instance, re-seeded before each draw; no await happens between seeding and drawing.
@@ -122,7 +126,7 @@ class Surrogator:
         rng = _rng(digest)
         days = rng.randint(self.config.date_shift_min_days, self.config.date_shift_max_days)
         candidate = days if rng.random() < 0.5 else -days
-        return int(await self._get_or_create(scope, digest, str(candidate)))
+        return int(await self._settle(scope, "date-offset", "", str(candidate)))
 
     async def surrogate_for(self, scope: str, type_: PhiType, original: str) -> str:
         if type_ in (PhiType.PATIENT, PhiType.DOCTOR):
@@ -131,8 +135,8 @@ class Surrogator:
             return self._date(original, await self.date_offset_days(scope), scope)
         if type_ is PhiType.AGE:
             return age_surrogate(original, self.config.age_cap, self.config.age_cap_text)
-        digest = mapping_key(self.key, scope, type_.value, _normalize(original))
-        rng = _rng(digest)
+        normalized = _normalize(original)
+        rng = _rng(mapping_key(self.key, scope, type_.value, normalized))
         if type_ in _LOCATION_TYPES:
             candidate = location_surrogate(type_, original, rng, self._faker())
         elif type_ in _SPECIAL_FORMATS:
@@ -141,7 +145,7 @@ class Surrogator:
             candidate = formats.shape_preserving(original, rng)
         else:  # pragma: no cover - every PhiType is handled above
             raise ValueError(f"no surrogate generator for {type_}")
-        return await self._get_or_create(scope, digest, candidate)
+        return await self._settle(scope, type_.value, normalized, candidate)
 
     async def pseudonym(self, patient_id: str) -> str:
         """A stable, format-preserving pseudonym for a patient id, unique across patients."""
@@ -153,10 +157,11 @@ class Surrogator:
             candidate = formats.shape_preserving(patient_id, rng)
             if attempt >= _PSEUDONYM_TRIES // 2:  # the id's shape is too small a space: widen it
                 candidate += "".join(rng.choice("0123456789") for _ in range(6))
-            reserve = mapping_key(self.key, _PSEUDONYM_RESERVATION_SCOPE, "pseudonym", candidate)
-            if await self._get_or_create(_PSEUDONYM_RESERVATION_SCOPE, reserve, owner) == owner:
+            # After a rotation the owner digest (current key) differs from the one an old-key worker
+            # stored, so a patient may reserve one extra, unused pseudonym; uniqueness is unaffected.
+            if await self._settle(_PSEUDONYM_RESERVATION_SCOPE, "pseudonym", candidate, owner) == owner:
                 break
-        return await self._get_or_create(_PSEUDONYM_SCOPE, digest, candidate)
+        return await self._settle(_PSEUDONYM_SCOPE, "patient-id", patient_id, candidate)
 
     async def deidentify(self, note: EnrichedNote, spans: Sequence[Span]) -> DeidentifiedNote:
         """Replace every span (sorted, non-overlapping) with its surrogate; all other text is kept."""
@@ -198,13 +203,13 @@ class Surrogator:
             return piece.text
         if piece.role == "digits":
             digest = mapping_key(self.key, scope, "name-digits", piece.text)
-            return await self._get_or_create(
-                scope, digest, formats.shape_preserving(piece.text, _rng(digest))
+            return await self._settle(
+                scope, "name-digits", piece.text, formats.shape_preserving(piece.text, _rng(digest))
             )
         if piece.role == "initial":
             digest = mapping_key(self.key, scope, "name-initial", piece.text.upper())
             letters = [c for c in _CAPITALS if c != piece.text.upper()]
-            new = await self._get_or_create(scope, digest, _rng(digest).choice(letters))
+            new = await self._settle(scope, "name-initial", piece.text.upper(), _rng(digest).choice(letters))
             return new.lower() if piece.text.islower() else new
         pools = name_pools(self.config.locale)
         pool = pools.first_pool(piece.gender) if piece.role == "first" else pools.last
@@ -213,7 +218,7 @@ class Surrogator:
         candidate = rng.choice(pool)
         while candidate.lower() == piece.normalized:
             candidate = rng.choice(pool)
-        new = await self._get_or_create(scope, digest, candidate)
+        new = await self._settle(scope, f"name-{piece.role}", piece.normalized, candidate)
         return apply_name_case(new, case_of(piece.text))
 
 

@@ -2,8 +2,14 @@
 
 A mapping key is ``HMAC-SHA256(secret, version | scope | kind | normalized value)`` with each field
 length-prefixed, so no two different inputs share a key and nothing about the input can be learnt
-from the key without the secret. The key *version* is part of the HMAC input: rotating to a new
-secret (and a new version) starts a fresh, unrelated key space instead of silently mixing mappings.
+from the key without the secret. The key *version* is part of the HMAC input, so each secret names
+its entries in an unrelated key space.
+
+Rotation (docs/security.md#rotating-the-hmac-key): a :class:`KeyRing` holds the current key and the
+previous ones still configured. Every lookup names the value under each key of the ring; the store
+settles it from the newest entry present and copies it under every key that lacks one (see
+:meth:`deid_core.surrogate.store.MappingStore.settle`), so a real value keeps its surrogate across a
+rotation and old-key and new-key workers agree while both run.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +27,7 @@ DEV_KEY_VERSION = "dev"
 # Deliberately obvious so that nobody mistakes it for a production secret.
 _DEV_SECRET = b"deid-stream DEVELOPMENT key - not secret - do not use on real data"
 _MIN_SECRET_BYTES = 16
+PRODUCTION_MIN_SECRET_BYTES = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +62,36 @@ def mapping_key(key: HmacKey, scope: str, kind: str, normalized_value: str) -> b
     return hmac.new(key.secret, message, hashlib.sha256).digest()
 
 
+@dataclass(frozen=True, slots=True)
+class KeyRing:
+    """The current HMAC key plus the previous keys consulted during a rotation (oldest first).
+
+    New values are seeded from the current key; lookups name a value under every key of :attr:`chain`.
+    """
+
+    current: HmacKey
+    previous: tuple[HmacKey, ...] = ()
+
+    def __post_init__(self) -> None:
+        versions = [k.version for k in self.chain]
+        if len(set(versions)) != len(versions):
+            raise ValueError("every HMAC key of the ring needs its own version label")
+        if len({k.secret for k in self.chain}) != len(versions):
+            raise ValueError("a previous HMAC key repeats another key's secret")
+
+    @property
+    def chain(self) -> tuple[HmacKey, ...]:
+        """Every key, oldest first, the current key last."""
+        return (*self.previous, self.current)
+
+    def mapping_keys(self, scope: str, kind: str, normalized_value: str) -> tuple[tuple[bytes, str], ...]:
+        """``(mapping key, version label)`` of one input under every key, oldest first."""
+        return tuple((mapping_key(k, scope, kind, normalized_value), k.version) for k in self.chain)
+
+    def __repr__(self) -> str:
+        return f"KeyRing(current={self.current!r}, previous={self.previous!r})"
+
+
 def development_key() -> HmacKey:
     return HmacKey(secret=_DEV_SECRET, version=DEV_KEY_VERSION)
 
@@ -80,3 +118,8 @@ def load_secret(path: str | Path | None) -> HmacKey:
     if len(raw) < _MIN_SECRET_BYTES:
         raise ValueError(f"HMAC secret in {path} is shorter than {_MIN_SECRET_BYTES} bytes")
     return HmacKey(secret=raw, version=version)
+
+
+def load_keyring(path: str | Path | None, previous: Sequence[str | Path] = ()) -> KeyRing:
+    """The current key from ``path`` (see :func:`load_secret`) and the previous keys, oldest first."""
+    return KeyRing(load_secret(path), tuple(load_secret(p) for p in previous))

@@ -6,25 +6,39 @@ What is stored, and why it holds no PHI
   that already has the scope in its input (see :mod:`deid_core.surrogate.keys`); hashing the scope in
   once more makes two scopes independent even for a caller that reuses raw key bytes, and the name
   still reveals neither the scope (a patient id) nor the value.
-* Entry values are whatever the caller proposes. :class:`~deid_core.surrogate.engine.Surrogator`
-  stores ``"<key version>:<surrogate>"`` (or ``"<key version>:<offset days>"`` for the date
-  offset) and strips the prefix on read.
+* :meth:`MappingStore.settle` (what :class:`~deid_core.surrogate.engine.Surrogator` uses) stores
+  ``"<key version>:<payload>"`` under each key of a key ring, where the payload is a surrogate (or a
+  date offset in days, or a pseudonym owner's digest). :meth:`MappingStore.get_or_create` stores a
+  caller's value verbatim under one key (kept for single-key callers and tools).
 
-Key rotation: the HMAC key version is part of the HMAC input, so a new secret/version writes into a
-fresh, unrelated key space; the ``<version>:`` value prefix lets an operator find and drop the
-entries of a retired version (``SCAN`` + ``GET``), or simply let them expire with ``ttl_s``.
+Key rotation (docs/security.md#rotating-the-hmac-key): ``settle`` receives the entry of one real
+value under every configured HMAC key, oldest first. It takes the payload of the newest entry present
+(else the candidate) and writes it under every key that has no entry yet, each labelled with that
+key's version. So a value keeps its surrogate when a new key is added (it is adopted from the old
+entry), workers with only the old key and workers with old + new keys agree during a rolling restart,
+and once every live value has been touched the old key can be dropped. Entries of one value can only
+disagree when a worker without the old key wrote the new one while the old one existed (the restart
+that retires the old key); newest-first then agrees with those workers, who are the future. The ``<version>:`` label lets
+an operator find and drop the entries of a retired version (``SCAN`` + ``GET``), or let them expire
+with ``ttl_s``.
 
-First writer wins: whichever ``get_or_create`` arrives first stores its candidate; every later call
-(on any worker) gets that stored value back. Redis does this in one round trip with a Lua script run
-by ``EVALSHA`` (redis-py falls back to ``EVAL`` when the server has not cached it yet).
+First writer wins: whichever call arrives first stores its candidate; every later call (on any worker)
+gets that stored value back. Redis does each call in one round trip with a Lua script run by
+``EVALSHA`` (redis-py falls back to ``EVAL`` when the server has not cached it yet), so a settle is
+atomic across all the keys of the ring. The entries of one value live under unrelated names, so this
+needs a single Redis (or a primary with replicas), not Redis Cluster.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from redis.asyncio import BlockingConnectionPool, Redis
+
+VersionedKey = tuple[bytes, str]
+"""A mapping key (an HMAC digest) and the version label of the HMAC key that made it."""
 
 
 @runtime_checkable
@@ -33,7 +47,30 @@ class MappingStore(Protocol):
         """Return the value stored for ``(scope, key)``, storing ``candidate`` first if there is none."""
         ...
 
+    async def settle(self, scope: str, keys: Sequence[VersionedKey], candidate: str) -> str:
+        """Settle one value named under several HMAC keys (``(key, version)`` pairs, oldest first).
+
+        Atomically: the payload is that of the newest entry present (the text after its first ``:``),
+        else ``candidate``; every key without an entry gets ``"<its version>:<payload>"``. Returns the
+        payload.
+        """
+        ...
+
     async def close(self) -> None: ...
+
+
+def _check_keys(keys: Sequence[VersionedKey]) -> None:
+    if not keys:
+        raise ValueError("settle needs at least one key")
+    for _, version in keys:
+        if not version or ":" in version:
+            raise ValueError("key version labels must be non-empty and contain no ':'")
+
+
+def payload_of(value: str) -> str:
+    """The payload of a stored ``"<version>:<payload>"`` value."""
+    version, sep, payload = value.partition(":")
+    return payload if sep else version
 
 
 def entry_name(scope: str, key: bytes) -> str:
@@ -54,6 +91,16 @@ class InMemoryMappingStore:
 
     async def get_or_create(self, scope: str, key: bytes, candidate: str) -> str:
         return self._entries.setdefault(entry_name(scope, key), candidate)
+
+    async def settle(self, scope: str, keys: Sequence[VersionedKey], candidate: str) -> str:
+        # No await between the reads and the writes: atomic under asyncio.
+        _check_keys(keys)
+        names = [entry_name(scope, key) for key, _ in keys]
+        found = (self._entries.get(name) for name in reversed(names))
+        payload = next((payload_of(v) for v in found if v is not None), candidate)
+        for name, (_, version) in zip(names, keys, strict=True):
+            self._entries.setdefault(name, f"{version}:{payload}")
+        return payload
 
     async def close(self) -> None:
         self._entries.clear()
@@ -83,6 +130,35 @@ end
 return ARGV[1]
 """
 
+# KEYS = the entries of one value under each HMAC key, oldest first; ARGV[1] = TTL ("0" = none),
+# ARGV[2] = candidate payload, ARGV[2 + i] = the version label of KEYS[i]. Reads newest first; writes
+# only after every read.
+_SETTLE_LUA = """
+local ttl = tonumber(ARGV[1])
+local payload = false
+local present = {}
+for i = #KEYS, 1, -1 do
+  local value = redis.call('GET', KEYS[i])
+  if value then
+    present[i] = true
+    if not payload then
+      local sep = string.find(value, ':', 1, true)
+      if sep then payload = string.sub(value, sep + 1) else payload = value end
+    end
+  end
+end
+if not payload then payload = ARGV[2] end
+for i = 1, #KEYS do
+  if present[i] then
+    if ttl > 0 then redis.call('EXPIRE', KEYS[i], ttl) end
+  else
+    local value = ARGV[2 + i] .. ':' .. payload
+    if ttl > 0 then redis.call('SET', KEYS[i], value, 'EX', ttl) else redis.call('SET', KEYS[i], value) end
+  end
+end
+return payload
+"""
+
 
 class RedisMappingStore:
     """A shared store in Redis (redis-py asyncio) for many workers.
@@ -102,15 +178,53 @@ class RedisMappingStore:
         self._prefix = key_prefix
         self._ttl = ttl_s or 0
         self._script = client.register_script(_GET_OR_CREATE_LUA)
+        self._settle_script = client.register_script(_SETTLE_LUA)
 
     @classmethod
     def from_url(
-        cls, url: str, *, max_connections: int = 32, key_prefix: str = "deid:", ttl_s: int | None = None
+        cls,
+        url: str,
+        *,
+        max_connections: int = 32,
+        key_prefix: str = "deid:",
+        ttl_s: int | None = None,
+        username: str | None = None,
+        password: str | None = None,
+        ssl_ca_certs: str | None = None,
+        ssl_certfile: str | None = None,
+        ssl_keyfile: str | None = None,
+        socket_timeout_s: float = 5.0,
     ) -> RedisMappingStore:
-        """Build the store; connections open lazily on first use (no I/O here)."""
+        """Build the store; connections open lazily on first use (no I/O here).
+
+        ``username``/``password`` authenticate (Redis ACL user, or ``requirepass`` without a username).
+        A ``rediss://`` URL connects with TLS, verifying the server against ``ssl_ca_certs`` (default:
+        the system CAs); ``ssl_certfile``/``ssl_keyfile`` present a client certificate.
+        ``socket_timeout_s`` bounds connecting and every call: a frozen or partitioned server must surface
+        as an error (the worker then pauses and retries) rather than hang a batch forever.
+        """
         if max_connections < 1:
             raise ValueError("max_connections must be at least 1")
-        pool = BlockingConnectionPool.from_url(url, max_connections=max_connections, decode_responses=True)
+        tls = url.startswith("rediss://")
+        if not tls and (ssl_ca_certs or ssl_certfile or ssl_keyfile):
+            raise ValueError("Redis TLS files need a rediss:// URL")
+        options: dict[str, object] = {}
+        if username is not None:
+            options["username"] = username
+        if password is not None:
+            options["password"] = password
+        if tls:
+            options.update(ssl_cert_reqs="required", ssl_check_hostname=True)
+            options.update(
+                {k: v for k, v in (("ssl_ca_certs", ssl_ca_certs), ("ssl_certfile", ssl_certfile),
+                                   ("ssl_keyfile", ssl_keyfile)) if v is not None}
+            )
+        if socket_timeout_s <= 0:
+            raise ValueError("socket_timeout_s must be positive")
+        options.update(socket_timeout=socket_timeout_s, socket_connect_timeout=socket_timeout_s)
+        pool = BlockingConnectionPool.from_url(
+            url, max_connections=max_connections, decode_responses=True, **options  # type: ignore[arg-type]
+        )
         return cls(Redis(connection_pool=pool), pool, key_prefix=key_prefix, ttl_s=ttl_s)
 
     @property
@@ -126,6 +240,12 @@ class RedisMappingStore:
 
     async def get_or_create(self, scope: str, key: bytes, candidate: str) -> str:
         value = await self._script(keys=[self.redis_key(scope, key)], args=[candidate, self._ttl])
+        return str(value)
+
+    async def settle(self, scope: str, keys: Sequence[VersionedKey], candidate: str) -> str:
+        _check_keys(keys)
+        names = [self.redis_key(scope, key) for key, _ in keys]
+        value = await self._settle_script(keys=names, args=[self._ttl, candidate, *(v for _, v in keys)])
         return str(value)
 
     async def close(self) -> None:
