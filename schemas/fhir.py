@@ -72,6 +72,8 @@ _B64_WHITESPACE = re.compile(rb"\s+")
 # Loc parts safe to print: FHIR element names. Anything else (a key the sender invented) is redacted.
 _SAFE_LOC = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 _MAX_REPORTED_ERRORS = 5
+# A JSON \\u escape of a UTF-16 surrogate (D800-DFFF); paired ones decode to one character, lone ones do not.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 def _error(code: str, message: str) -> EventParseError:
@@ -111,7 +113,27 @@ def load_json_object(raw: bytes, code: str) -> dict[str, Any]:
         raise _error(code, "invalid JSON (non-standard constant or nesting too deep)") from None
     if not isinstance(obj, dict):
         raise _error(code, f"expected a JSON object, got {type(obj).__name__}")
+    if _SURROGATE_ESCAPE.search(raw) and _has_lone_surrogate(obj):
+        # json.loads accepts "\\ud800"; such a string cannot be encoded to UTF-8 on output.
+        raise _error(code, "invalid JSON (unpaired UTF-16 surrogate escape)")
     return obj
+
+
+def _has_lone_surrogate(obj: object) -> bool:
+    stack = [obj]
+    while stack:  # iterative: the document may be nested as deep as json.loads allows
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend(node.keys())
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, str):
+            try:
+                node.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+    return False
 
 
 def _model_class(resource_type: str) -> Any:
@@ -587,9 +609,14 @@ class FhirCodec:
                 patient_ref = _subject_patient_id(r.obj)
                 if patient_ref is not None:
                     break
+            displays = _dedupe([d for r in note_resources for d in _displays(r.obj.get("subject"))])
             if patient_ref is not None:
-                displays = [d for r in note_resources for d in _displays(r.obj.get("subject"))]
-                patient = PatientHeader(patient_id=patient_ref, names=_dedupe(displays), doctors=_dedupe(doctors))
+                patient = PatientHeader(patient_id=patient_ref, names=displays, doctors=_dedupe(doctors))
+            elif displays or doctors:
+                # A subject that is no Patient reference (a Group, a contained or broken reference) still
+                # names people: they are detection evidence for this message alone, under a scope of its own.
+                scope = "fhir-message-" + hashlib.sha256(message_id.encode()).hexdigest()[:16]
+                patient = PatientHeader(patient_id=scope, names=displays, doctors=_dedupe(doctors))
         return ParsedMessage(
             format=EventFormat.FHIR,
             message_id=message_id,

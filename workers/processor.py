@@ -4,13 +4,23 @@ surrogate -> render -> output records. The faust agent (workers/app.py) only mov
 Failure policy (fail closed):
 - a message that cannot be parsed or rendered becomes a dead-letter record (input bytes kept, an error
   code and a PHI-free message in headers); the batch goes on;
+- a message whose processing raises anything else (a bug, a parser edge case) is dead-lettered on its own
+  with code ``internal-error`` and the exception's type only: a poison message must never block its
+  partition. After such a failure in the batch-wide detection step, the batch is redone one message
+  at a time so that only the culprit is dead-lettered;
 - an unavailable dependency (tagger, mapping store) raises ``DependencyUnavailable`` for the whole batch:
   nothing of it is returned, the caller retries the batch later, and since output keys are stable a
   retried or redelivered message yields the same records.
+
+Size bounds (hostile input): an input, a note text or an output record value over ``max_message_bytes``
+is dead-lettered as ``too-large`` (so no output can exceed what the producer may send, and a giant note
+cannot stall the tagger); a dead letter's payload is cut to ``dead_letter_max_bytes`` with headers giving
+the original size and SHA-256, so the dead-letter record itself always fits too.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import time
@@ -25,7 +35,7 @@ from deid_core.pipeline import DetectionPipeline
 from deid_core.surrogate.engine import Surrogator
 from deid_core.surrogate.keys import HmacKey, mapping_key
 from deid_core.tagger.base import TaggerUnavailable
-from schemas import EnrichedNote, PatientHeader, Span
+from schemas import DeidentifiedNote, EnrichedNote, PatientHeader, Span
 from schemas.events import EventFormat, EventParseError, MessageCodec, ParsedMessage
 from workers.lake import LakeRow
 
@@ -34,6 +44,17 @@ log = logging.getLogger(__name__)
 
 class DependencyUnavailable(RuntimeError):
     """A service needed for correct output is down; retry the batch, publish nothing."""
+
+
+# Below Kafka's default 1 MB message and producer request size, leaving room for key and headers.
+DEFAULT_MAX_MESSAGE_BYTES = 1_000_000
+DEFAULT_DEAD_LETTER_MAX_BYTES = 512 * 1024
+
+# Dead-letter codes the processor itself emits (codecs add their own ``hl7.*``, ``fhir.*``, ``json.*``).
+CODE_FORMAT_UNKNOWN = "format.unknown"
+CODE_TOO_LARGE = "too-large"
+CODE_INTERNAL = "internal-error"
+CODE_MISSING_SURROGATE = "render.missing_surrogate"
 
 
 class DemographicsTable(Protocol):
@@ -115,6 +136,10 @@ def sniff_format(raw: bytes) -> EventFormat | None:
     return None
 
 
+_Deidentified = tuple[list[DeidentifiedNote], list[list[Span]]]
+"""A message's de-identified notes and the spans found in each."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Work:
     event: InputEvent
@@ -133,7 +158,13 @@ class NoteProcessor:
         table: DemographicsTable,
         topics: TopicNames = TopicNames(),
         model_version: str = "none",
+        max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+        dead_letter_max_bytes: int = DEFAULT_DEAD_LETTER_MAX_BYTES,
     ) -> None:
+        if max_message_bytes < 1 or dead_letter_max_bytes < 0:
+            raise ValueError("max_message_bytes must be positive and dead_letter_max_bytes not negative")
+        self.max_message_bytes = max_message_bytes
+        self.dead_letter_max_bytes = dead_letter_max_bytes
         self.detection = detection
         self.surrogator = surrogator
         self.key = key
@@ -147,34 +178,64 @@ class NoteProcessor:
         return mapping_key(self.key, "output", fmt.value, message_id).hex()[:32].encode()
 
     def dead_letter(self, event: InputEvent, code: str, message: str) -> OutputRecord:
-        headers = (
+        source = f"{event.topic}/{event.partition}/{event.offset}".encode()
+        headers = [
             ("deid-error-code", code.encode()),
-            ("deid-error-message", message.encode()),
-            ("deid-source", f"{event.topic}/{event.partition}/{event.offset}".encode()),
-        )
-        return OutputRecord(self.topics.dead_letter, f"{event.topic}/{event.partition}/{event.offset}".encode(), event.value, headers)
+            ("deid-error-message", message.encode("utf-8", errors="replace")),
+            ("deid-source", source),
+        ]
+        value = event.value
+        if len(value) > self.dead_letter_max_bytes:
+            # The record must itself be publishable, or the dead letter would be retried forever; the
+            # size and hash still identify the original for whoever fetches it from the source offset.
+            headers += [
+                ("deid-truncated", b"true"),
+                ("deid-original-size", str(len(value)).encode()),
+                ("deid-original-sha256", hashlib.sha256(value).hexdigest().encode()),
+            ]
+            value = value[: self.dead_letter_max_bytes]
+        return OutputRecord(self.topics.dead_letter, source, value, tuple(headers))
+
+    def _internal_error(self, event: InputEvent, exc: BaseException) -> OutputRecord:
+        # The type only: exception messages may quote the input.
+        log.error("message %s/%d/%d failed: %s", event.topic, event.partition, event.offset, type(exc).__name__)
+        return self.dead_letter(event, CODE_INTERNAL, f"processing raised {type(exc).__name__}")
 
     def parse_demographics(self, raw: bytes) -> PatientHeader | None:
         """A demographics event's header, or None when it is not one (bad events are only counted)."""
+        if len(raw) > self.max_message_bytes:
+            return None
         fmt = sniff_format(raw)
         codec = self.codecs.get(fmt) if fmt else None
         if codec is None:
             return None
         try:
             parsed = codec.parse(raw)
-        except EventParseError:
+        except Exception as exc:  # noqa: BLE001 - a poison demographics event must not stop its agent
+            if not isinstance(exc, EventParseError):
+                log.error("demographics event failed to parse: %s", type(exc).__name__)
             return None
         return parsed.patient
 
     def _parse(self, event: InputEvent) -> _Work | OutputRecord | None:
+        if len(event.value) > self.max_message_bytes:
+            return self.dead_letter(
+                event, CODE_TOO_LARGE, f"message of {len(event.value)} bytes exceeds the limit of {self.max_message_bytes}"
+            )
         fmt = sniff_format(event.value)
         codec = self.codecs.get(fmt) if fmt else None
         if codec is None:
-            return self.dead_letter(event, "format.unknown", "not HL7 v2 (MSH), FHIR JSON or a JSON envelope")
+            return self.dead_letter(event, CODE_FORMAT_UNKNOWN, "not HL7 v2 (MSH), FHIR JSON or a JSON envelope")
         try:
             parsed = codec.parse(event.value)
         except EventParseError as exc:
             return self.dead_letter(event, exc.code, exc.message)
+        longest = max((len(n.text) for n in parsed.notes), default=0)
+        if longest > self.max_message_bytes:
+            # Escapes such as HL7's \.sp100\ can make a note far longer than its message.
+            return self.dead_letter(
+                event, CODE_TOO_LARGE, f"a note of {longest} characters exceeds the limit of {self.max_message_bytes}"
+            )
         if parsed.demographics_only:
             if parsed.patient is None:
                 return None
@@ -186,12 +247,19 @@ class NoteProcessor:
         return _Work(event, codec, parsed, header)
 
     async def process_batch(self, events: Sequence[InputEvent]) -> tuple[list[OutputRecord], BatchStats]:
+        """Exactly one outcome per event (dead letter, demographics, or the outputs of its notes).
+
+        Raises only ``DependencyUnavailable`` (then nothing of the batch may be published).
+        """
         started = time.perf_counter()
         stats = BatchStats()
         records: list[OutputRecord] = []
         work: list[_Work] = []
         for event in events:
-            item = self._parse(event)
+            try:
+                item = self._parse(event)
+            except Exception as exc:  # noqa: BLE001 - per-message isolation: see the module docstring
+                item = self._internal_error(event, exc)
             if isinstance(item, OutputRecord):
                 records.append(item)
                 if item.topic == self.topics.dead_letter:
@@ -202,32 +270,72 @@ class NoteProcessor:
                 stats.demographics += 1
             else:
                 work.append(item)
-        notes = [
-            EnrichedNote(n.note_id, n.text, w.header) for w in work for n in w.parsed.notes
-        ]
+        for w, outcome in zip(work, await self._deidentify(work), strict=True):
+            if isinstance(outcome, OutputRecord):
+                records.append(outcome)
+                stats.dead_letters += 1
+                continue
+            mine, my_spans = outcome
+            built = await self._outputs(w, mine, my_spans, started)
+            if isinstance(built, OutputRecord):
+                records.append(built)
+                stats.dead_letters += 1
+                continue
+            records.extend(built)
+            pseudonym = mine[0].patient_pseudonym if mine else None
+            key = built[0].key.decode()
+            stats.messages += 1
+            stats.notes += len(mine)
+            stats.lake_rows.extend(
+                LakeRow(key, i, w.parsed.format.value, pseudonym, d.text, self.model_version) for i, d in enumerate(mine)
+            )
+            for s in (x for group in my_spans for x in group):
+                stats.phi_by_type[s.type.value] += 1
+        return records, stats
+
+    async def _deidentify(self, work: Sequence[_Work]) -> list[_Deidentified | OutputRecord]:
+        """Detect and replace PHI in every note of ``work``: one tagger call, or one per message after a failure."""
+        try:
+            return list(await self._deidentify_group(work))
+        except DependencyUnavailable:
+            raise
+        except Exception as exc:  # noqa: BLE001 - find the poison message instead of failing the batch
+            if len(work) <= 1:
+                return [self._internal_error(w.event, exc) for w in work]
+            log.warning("batch of %d messages failed (%s); redoing it one message at a time", len(work), type(exc).__name__)
+        out: list[_Deidentified | OutputRecord] = []
+        for w in work:
+            try:
+                out.extend(await self._deidentify_group([w]))
+            except DependencyUnavailable:
+                raise
+            except Exception as exc:  # noqa: BLE001
+                out.append(self._internal_error(w.event, exc))
+        return out
+
+    async def _deidentify_group(self, work: Sequence[_Work]) -> list[_Deidentified]:
+        notes = [EnrichedNote(n.note_id, n.text, w.header) for w in work for n in w.parsed.notes]
         with dependency_errors():
             spans = await self.detection.detect_batch(notes)
             deidentified = [await self.surrogator.deidentify(n, s) for n, s in zip(notes, spans, strict=True)]
+        out: list[_Deidentified] = []
         position = 0
         for w in work:
             count = len(w.parsed.notes)
-            mine = deidentified[position : position + count]
-            my_spans = spans[position : position + count]
+            out.append((deidentified[position : position + count], spans[position : position + count]))
             position += count
-            try:
-                with dependency_errors():
-                    out = await self._render(w, [d.text for d in mine])
-            except EventParseError as exc:
-                records.append(self.dead_letter(w.event, exc.code, exc.message))
-                stats.dead_letters += 1
-                continue
-            except KeyError:
-                records.append(self.dead_letter(w.event, "render.missing_surrogate", "a header value had no surrogate"))
-                stats.dead_letters += 1
-                continue
+        return out
+
+    async def _outputs(
+        self, w: _Work, mine: list[DeidentifiedNote], my_spans: list[list[Span]], started: float
+    ) -> list[OutputRecord] | OutputRecord:
+        """The message's output records, or its dead letter."""
+        try:
+            with dependency_errors():
+                out = await self._render(w, [d.text for d in mine])
             key = self.output_key(w.parsed.format, w.parsed.message_id)
             pseudonym = mine[0].patient_pseudonym if mine else None
-            records.append(OutputRecord(self.topics.notes_out, key, out, (("deid-format", w.parsed.format.value.encode()),)))
+            records = [OutputRecord(self.topics.notes_out, key, out, (("deid-format", w.parsed.format.value.encode()),))]
             if self.topics.json_out:
                 doc = {
                     "id": key.decode(), "format": w.parsed.format.value, "patient": pseudonym,
@@ -235,15 +343,21 @@ class NoteProcessor:
                 }
                 records.append(OutputRecord(self.topics.json_out, key, json.dumps(doc, ensure_ascii=False).encode()))
             records.append(OutputRecord(self.topics.audit, key, self._audit(key, pseudonym, my_spans, started)))
-            stats.messages += 1
-            stats.notes += count
-            stats.lake_rows.extend(
-                LakeRow(key.decode(), i, w.parsed.format.value, pseudonym, d.text, self.model_version)
-                for i, d in enumerate(mine)
+        except DependencyUnavailable:
+            raise
+        except EventParseError as exc:
+            return self.dead_letter(w.event, exc.code, exc.message)
+        except KeyError:
+            return self.dead_letter(w.event, CODE_MISSING_SURROGATE, "a header value had no surrogate")
+        except Exception as exc:  # noqa: BLE001 - per-message isolation: see the module docstring
+            return self._internal_error(w.event, exc)
+        largest = max(len(r.value) for r in records)
+        if largest > self.max_message_bytes:
+            # Publishing it would fail on the producer's size limit and block the partition.
+            return self.dead_letter(
+                w.event, CODE_TOO_LARGE, f"an output record of {largest} bytes exceeds the limit of {self.max_message_bytes}"
             )
-            for s in (x for group in my_spans for x in group):
-                stats.phi_by_type[s.type.value] += 1
-        return records, stats
+        return records
 
     async def _render(self, w: _Work, texts: list[str]) -> bytes:
         scope_header = w.header
