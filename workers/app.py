@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,20 @@ import faust
 
 from deid_core.enrich import merge_headers
 from schemas import PatientHeader
+from workers.health import BROKER, STORE, TAGGER, DependencyHealth, DependencyProbe, KafkaBrokerProbe
 from workers.lake import ParquetLakeSink
+from workers.logsafety import install_payload_redaction
 from workers.metrics import WorkerMetrics
-from workers.processor import DependencyUnavailable, InputEvent, NoteProcessor, OutputRecord, TopicNames
+from workers.processor import (
+    CODE_INTERNAL,
+    BatchStats,
+    DependencyUnavailable,
+    InputEvent,
+    NoteProcessor,
+    OutputRecord,
+    TopicNames,
+)
+from workers.security import aiokafka_client_options, faust_broker_options
 from workers.settings import WorkerSettings
 
 log = logging.getLogger(__name__)
@@ -61,13 +73,38 @@ def topic_names(settings: WorkerSettings) -> TopicNames:
     )
 
 
-def create_app(settings: WorkerSettings, processor_factory: Any) -> faust.App:
-    """``processor_factory(table) -> NoteProcessor`` is called once the app's table exists."""
+LAKE = "lake"
+
+
+def failed_dependency(exc: BaseException) -> str | None:
+    """Which dependency a pipeline failure points at, or None for an internal error."""
+    if isinstance(exc, DependencyUnavailable):
+        return TAGGER if str(exc).startswith("tagger") else STORE
+    return None
+
+
+class BatchFailed(Exception):
+    """A batch attempt failed; ``dependency`` is the service to wait for, or None for an internal error."""
+
+    def __init__(self, dependency: str | None, cause: BaseException) -> None:
+        super().__init__(dependency or "internal")
+        self.dependency = dependency
+        self.cause = cause
+
+
+def create_app(
+    settings: WorkerSettings, processor_factory: Any, probes: Sequence[DependencyProbe] = ()
+) -> faust.App:
+    """``processor_factory(table) -> NoteProcessor`` is called once the app's table exists.
+
+    ``probes`` check the tagger and the mapping store in the background; the broker probe is added here.
+    """
+    install_payload_redaction()
     if settings.data_dir:
         Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
     app = faust.App(
         settings.app_id,
-        broker=f"kafka://{settings.kafka_bootstrap}",
+        **faust_broker_options(settings),
         store="memory://",
         key_serializer="raw",
         value_serializer="raw",
@@ -93,6 +130,15 @@ def create_app(settings: WorkerSettings, processor_factory: Any) -> faust.App:
     state: dict[str, Any] = {}
     metrics = WorkerMetrics()
 
+    def on_change(name: str, up: bool) -> None:
+        metrics.dependency_up.labels(name).set(1 if up else 0)
+
+    health = DependencyHealth(
+        [KafkaBrokerProbe(settings.kafka_bootstrap, aiokafka_client_options(settings)), *probes],
+        timeout_s=settings.health_timeout_ms / 1000,
+        on_change=on_change,
+    )
+
     demographics = TableDemographics(table)
     lake = ParquetLakeSink(settings.lake_path) if settings.lake_path else None
 
@@ -115,35 +161,74 @@ def create_app(settings: WorkerSettings, processor_factory: Any) -> faust.App:
         # Wait for the broker's acknowledgement of every record before this batch's offsets may commit.
         await asyncio.gather(*futures)
 
+    async def attempt(events: list[InputEvent], give_up: bool) -> BatchStats:
+        """One try at a batch: process, write the lake, publish. Raises ``BatchFailed`` naming the culprit."""
+        try:
+            if give_up:
+                # The batch keeps failing inside the pipeline itself (not a dependency): rather than block
+                # the partition forever, each event goes to the dead-letter topic with the reason.
+                records = [processor().dead_letter(e, CODE_INTERNAL, "batch failed repeatedly") for e in events]
+                stats = BatchStats(dead_letters=len(records))
+            else:
+                with metrics.batch_seconds.time():
+                    records, stats = await processor().process_batch(events)
+        except Exception as exc:
+            raise BatchFailed(failed_dependency(exc), exc) from None
+        with metrics.publish_seconds.time():
+            if lake is not None and stats.lake_rows:
+                try:
+                    await asyncio.to_thread(lake.write, stats.lake_rows)
+                except Exception as exc:
+                    raise BatchFailed(LAKE, exc) from None
+            try:
+                await publish(records)
+            except Exception as exc:
+                raise BatchFailed(BROKER, exc) from None
+        return stats
+
     @app.agent(notes_in)
     async def deidentify(stream: Any) -> None:
-        async for batch in stream.take(settings.batch_max, within=settings.batch_wait_ms / 1000):
-            events = [InputEvent(v) for v in batch]
+        async for batch in stream.take_events(settings.batch_max, within=settings.batch_wait_ms / 1000):
+            # faust acks (and later commits) these events only when this loop asks for the next batch,
+            # i.e. after every record of this one is acknowledged by the broker.
+            events = [InputEvent(e.value, e.message.topic, e.message.partition, e.message.offset) for e in batch]
             metrics.events_in.inc(len(events))
             metrics.batch_size.observe(len(events))
-            delay = settings.retry_backoff_ms / 1000
+            floor = settings.retry_backoff_ms / 1000
+            delay = floor
+            internal_failures = 0
             while True:
                 try:
-                    with metrics.batch_seconds.time():
-                        records, stats = await processor().process_batch(events)
-                    with metrics.publish_seconds.time():
-                        if lake is not None:
-                            await asyncio.to_thread(lake.write, stats.lake_rows)
-                        await publish(records)
-                    metrics.ready.set(1)
+                    stats = await attempt(events, give_up=internal_failures >= settings.internal_error_attempts)
                     break
-                except DependencyUnavailable as exc:
-                    # Fail closed: nothing of this batch was published; pause, then retry it whole.
+                except BatchFailed as failure:
+                    # Fail closed: nothing of this batch counts as done (its offsets stay uncommitted); records
+                    # already sent before a failure are sent again with the same keys, which is harmless.
+                    dependency = failure.dependency
+                    if dependency is None:
+                        internal_failures += 1
+                    metrics.paused.set(1)
                     metrics.ready.set(0)
-                    metrics.dependency_errors.labels(str(exc).split(":", 1)[0]).inc()
-                    log.warning("dependency unavailable (%s); retrying batch of %d in %.1fs", exc, len(events), delay)
-                except Exception as exc:  # noqa: BLE001 - a crashed agent could drop the batch; pause instead
-                    metrics.ready.set(0)
-                    metrics.dependency_errors.labels("internal").inc()
+                    metrics.batch_retries.inc()
+                    metrics.dependency_errors.labels(dependency or "internal").inc()
+                    if dependency is not None:
+                        health.mark_down(dependency)
                     # The type only: exception messages may quote data.
-                    log.error("batch of %d failed (%s); retrying in %.1fs", len(events), type(exc).__name__, delay)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, settings.retry_backoff_max_ms / 1000)
+                    log.warning(
+                        "batch of %d paused: %s unavailable (%s); retrying in %.1fs at most",
+                        len(events), dependency or "internal", type(failure.cause).__name__, delay,
+                    )
+                    # At least the floor between attempts (no busy loop), at most the backoff delay, and
+                    # sooner when a probe sees the dependency back.
+                    await asyncio.sleep(floor)
+                    if dependency is not None:
+                        await health.wait_for_recovery(dependency, delay - floor)
+                    else:
+                        await asyncio.sleep(delay - floor)
+                    delay = min(delay * 2, settings.retry_backoff_max_ms / 1000)
+            for name in (TAGGER, STORE, BROKER, LAKE):
+                health.mark_up(name)
+            metrics.paused.set(0)
             metrics.notes_out.inc(stats.notes)
             metrics.messages_out.inc(stats.messages)
             metrics.demographics.inc(stats.demographics)
@@ -152,8 +237,30 @@ def create_app(settings: WorkerSettings, processor_factory: Any) -> faust.App:
                 metrics.phi.labels(type_).inc(n)
             log.info("batch: %d events, %d notes, %d dead letters", len(events), stats.notes, stats.dead_letters)
 
+    def is_ready() -> bool:
+        # Ready once partitions are assigned (a worker mid-join is not), while every dependency is up
+        # and no batch is paused.
+        up = (
+            bool(state.get("assigned")) and not app.rebalancing and health.all_up()
+            and metrics.paused._value.get() == 0  # noqa: SLF001
+        )
+        metrics.ready.set(1 if up else 0)
+        return up
+
+    @app.task
+    async def watch_dependencies() -> None:
+        async def probe_forever() -> None:
+            await health.run(settings.health_interval_ms / 1000)
+
+        async def refresh_ready() -> None:
+            while True:
+                is_ready()
+                await asyncio.sleep(settings.health_interval_ms / 1000)
+
+        await asyncio.gather(probe_forever(), refresh_ready())
+
     @app.page("/health")
-    async def health(web: Any, request: Any) -> Any:
+    async def health_page(web: Any, request: Any) -> Any:
         return web.json({"status": "ok"})
 
     @app.on_rebalance_complete.connect
@@ -162,14 +269,15 @@ def create_app(settings: WorkerSettings, processor_factory: Any) -> faust.App:
 
     @app.page("/ready")
     async def ready(web: Any, request: Any) -> Any:
-        # Ready once partitions are assigned (a worker mid-join is not) and while dependencies are up.
-        up = bool(state.get("assigned")) and not app.rebalancing and metrics.ready._value.get() == 1  # noqa: SLF001
-        return web.json({"ready": up}, status=200 if up else 503)
+        up = is_ready()
+        body = {"ready": up, "down": health.down(), "paused": metrics.paused._value.get() == 1}  # noqa: SLF001
+        return web.json(body, status=200 if up else 503)
 
     @app.page("/metrics")
     async def prometheus(web: Any, request: Any) -> Any:
         return web.bytes(metrics.render(), content_type="text/plain; version=0.0.4")
 
     app.deid_state = state  # type: ignore[attr-defined]
+    app.deid_health = health  # type: ignore[attr-defined]
     app.deid_metrics = metrics  # type: ignore[attr-defined]
     return app

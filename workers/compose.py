@@ -8,18 +8,18 @@ from typing import Any
 from deid_core.detect.registry import build_detectors
 from deid_core.pipeline import DetectionPipeline
 from deid_core.surrogate.engine import Surrogator
-from deid_core.surrogate.keys import load_secret
+from deid_core.surrogate.keys import KeyRing
 from deid_core.surrogate.store import InMemoryMappingStore, MappingStore, RedisMappingStore
 from deid_core.tagger import build_tagger
 from schemas.events import MessageCodec
+from workers.health import STORE, TAGGER, CallableProbe, DependencyProbe
 from workers.processor import DemographicsTable, NoteProcessor, TopicNames
+from workers.security import ConfigurationError, RedisOptions, load_keyring, redis_options
 from workers.settings import WorkerSettings
 
+__all__ = ["ConfigurationError", "build_app", "build_codecs", "build_processor", "build_store"]
+
 log = logging.getLogger(__name__)
-
-
-class ConfigurationError(ValueError):
-    pass
 
 
 def build_codecs() -> list[MessageCodec]:
@@ -30,26 +30,73 @@ def build_codecs() -> list[MessageCodec]:
     return [Hl7v2Codec(), FhirCodec(), EnvelopeCodec()]
 
 
-def build_store(spec: str) -> MappingStore:
+def build_store(spec: str | WorkerSettings, redis: RedisOptions | None = None) -> MappingStore:
+    """The mapping store of a spec ('memory' or a Redis URL) or of the settings (with their AUTH/TLS).
+
+    No I/O except reading the Redis password file when given settings; connections open on first use.
+    """
+    if isinstance(spec, WorkerSettings):
+        redis = redis_options(spec) if redis is None else redis
+        spec = spec.store
     if spec == "memory":
         return InMemoryMappingStore()
     if spec.startswith(("redis://", "rediss://", "unix://")):
-        return RedisMappingStore.from_url(spec)
+        try:
+            return RedisMappingStore.from_url(spec, **(redis or RedisOptions()).as_kwargs())
+        except ValueError as exc:
+            raise ConfigurationError(f"DEID_STORE: {exc}") from None
     raise ConfigurationError(f"store must be 'memory' or a redis URL, got a value of {len(spec)} characters")
 
 
-def build_processor(settings: WorkerSettings, table: DemographicsTable, topics: TopicNames) -> NoteProcessor:
-    key = load_secret(settings.secret_file)
-    if settings.production and key.is_development:
-        raise ConfigurationError("production mode needs DEID_SECRET_FILE with a real HMAC secret")
+def build_processor(
+    settings: WorkerSettings,
+    table: DemographicsTable,
+    topics: TopicNames,
+    keyring: KeyRing | None = None,
+    redis: RedisOptions | None = None,
+) -> NoteProcessor:
+    ring = load_keyring(settings) if keyring is None else keyring
     tagger = build_tagger(settings.triton_url)
     detection = DetectionPipeline(build_detectors(["rules", "header"]), tagger)
-    surrogator = Surrogator(build_store(settings.store), key)
-    return NoteProcessor(detection, surrogator, key, build_codecs(), table, topics, model_version=tagger.model_version)
+    surrogator = Surrogator(build_store(settings, redis), ring)
+    return NoteProcessor(
+        detection, surrogator, ring.current, build_codecs(), table, topics, model_version=tagger.model_version,
+        max_message_bytes=settings.max_message_bytes, dead_letter_max_bytes=settings.dead_letter_max_bytes,
+    )
 
 
-def build_app(settings: WorkerSettings) -> Any:
+def build_probes(settings: WorkerSettings, redis: RedisOptions | None = None) -> list[DependencyProbe]:
+    """Background health probes for the tagger and the store, on connections of their own (the broker
+    probe is the app's). An in-process tagger and the memory store cannot be down, so they get none."""
+    probes: list[DependencyProbe] = []
+    if settings.triton_url:
+        url = settings.triton_url
+        clients: list[Any] = []
+
+        async def triton_ready() -> bool:
+            # The gRPC client is made on first use, inside the worker's event loop.
+            if not clients:
+                from deid_core.tagger.triton import TritonTagger
+
+                clients.append(TritonTagger(url))
+            return bool(await clients[0].ready())
+
+        probes.append(CallableProbe(TAGGER, triton_ready))
+    store = build_store(settings, redis)
+    if isinstance(store, RedisMappingStore):
+        probes.append(CallableProbe(STORE, store.ping))
+    return probes
+
+
+def build_app(settings: WorkerSettings, *, keyring: KeyRing | None = None) -> Any:
+    """The faust app. Keys and secret files are loaded here, at startup, so that a bad or (in production)
+    unsafe configuration stops the worker before it connects to anything; the processor itself is still
+    built on the first event."""
     from workers.app import create_app, topic_names
 
+    keyring = load_keyring(settings) if keyring is None else keyring
+    redis = redis_options(settings)
     topics = topic_names(settings)
-    return create_app(settings, lambda table: build_processor(settings, table, topics))
+    return create_app(
+        settings, lambda table: build_processor(settings, table, topics, keyring, redis), build_probes(settings, redis)
+    )

@@ -27,8 +27,15 @@ class WorkerMetrics:
         )
         self.batch_seconds = Histogram("deid_batch_seconds", "pipeline time per batch", registry=r)
         self.publish_seconds = Histogram("deid_publish_seconds", "time to publish and flush a batch", registry=r)
-        self.ready = Gauge("deid_ready", "1 when the worker can process (dependencies up)", registry=r)
-        self.ready.set(1)
+        self.ready = Gauge(
+            "deid_ready", "1 when the worker is ready: partitions assigned, dependencies up, not paused", registry=r
+        )
+        self.dependency_up = Gauge(
+            "deid_dependency_up", "1 while a dependency answers its probe", ["dependency"], registry=r
+        )
+        self.paused = Gauge("deid_paused", "1 while a batch waits for a dependency (nothing is published)", registry=r)
+        self.batch_retries = Counter("deid_batch_retries_total", "batch attempts that failed and were retried", registry=r)
+        self.ready.set(0)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
