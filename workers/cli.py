@@ -172,20 +172,33 @@ def cmd_detect(args: argparse.Namespace) -> int:
 async def _surrogate_all(
     notes: Sequence[EnrichedNote], spans: Sequence[Sequence[Span]], args: argparse.Namespace
 ) -> list[DeidentifiedNote]:
+    from pydantic import ValidationError
+
     from deid_core.surrogate.engine import SurrogateConfig, Surrogator
-    from deid_core.surrogate.keys import load_secret
+    from deid_core.surrogate.keys import load_keyring
     from workers.compose import ConfigurationError, build_store
+    from workers.security import redis_options, settings_error_message
+    from workers.settings import WorkerSettings
 
     try:
-        key = load_secret(args.secret_file)
+        # Redis AUTH/TLS and the previous keys of a rotation come from the same DEID_* settings as the
+        # worker's, so the CLI and the workers agree on every surrogate.
+        env = WorkerSettings()
+        redis = redis_options(env) if args.store != "memory" else None
+    except ValidationError as exc:
+        raise CliError(settings_error_message(exc)) from None
+    except ConfigurationError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        keyring = load_keyring(args.secret_file, env.previous_secret_files if args.secret_file else ())
     except OSError as exc:
         raise CliError(f"cannot read --secret-file: {exc.strerror}") from None
     try:
-        store = build_store(args.store)
+        store = build_store(args.store, redis)
     except ConfigurationError:
         raise CliError("unknown --store: use 'memory' or a redis:// URL") from None
     config = SurrogateConfig(date_shift_min_days=args.date_shift_min_days, date_shift_max_days=args.date_shift_max_days)
-    surrogator = Surrogator(store, key, config)
+    surrogator = Surrogator(store, keyring, config)
     # Bounded concurrency: notes wait on the store concurrently, but a burst must not open unbounded connections.
     gate = asyncio.Semaphore(max(1, args.concurrency))
     bar = _Bar(len(notes), "surrogates", args.progress)
