@@ -38,7 +38,7 @@ import datetime as dt
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from typing import Any
@@ -643,7 +643,8 @@ class HeaderDetector:
     def detect(self, note: EnrichedNote) -> list[Span]:
         if note.patient is None or not note.text:
             return []
-        return self.matcher_for(note.patient).find(note.text)
+        spans = self.matcher_for(note.patient).find(note.text)
+        return spans + glued_name_spans(note.text, note.patient, spans)
 
     def matcher_for(self, header: PatientHeader) -> HeaderMatcher:
         # PatientHeader holds lists, so it is not hashable; its JSON is a faithful key.
@@ -660,6 +661,55 @@ class HeaderDetector:
                 while len(self._cache) > self._cache_size:
                     self._cache.popitem(last=False)
         return matcher
+
+
+GLUED_NAME_MIN_LEN = 5
+
+
+def glued_name_spans(text: str, header: PatientHeader, found: Sequence[Span]) -> list[Span]:
+    """Header name parts glued to a neighbouring word by a typo ("Quixotebeardis stable").
+
+    The word-bounded variants miss these, and the name would be published. A name part of at least
+    ``GLUED_NAME_MIN_LEN`` letters that starts or ends a longer word marks the whole word (shorter parts
+    like "Lee" or "Ng" would hit ordinary words). Over-marking a word such as "Bakery" for a patient
+    named Baker is the accepted price.
+    """
+    parts: dict[str, PhiType] = {}
+    for type_, names in ((PhiType.PATIENT, header.names), (PhiType.PATIENT, header.next_of_kin),
+                         (PhiType.DOCTOR, header.doctors)):
+        for raw in names:
+            for part in _NAME_PART.findall(raw):
+                if len(part) >= GLUED_NAME_MIN_LEN:
+                    parts.setdefault(_fold(part), type_)
+    if not parts:
+        return []
+    folded = _fold(text)
+    covered = sorted((s.start, s.end) for s in found)
+    out: list[Span] = []
+    for part, type_ in parts.items():
+        at = folded.find(part)
+        while at >= 0:
+            end = at + len(part)
+            start_word, end_word = at, end
+            while start_word > 0 and text[start_word - 1].isalpha():
+                start_word -= 1
+            while end_word < len(text) and text[end_word].isalpha():
+                end_word += 1
+            glued = (start_word == at) != (end_word == end)  # a longer word that the part starts or ends
+            # Not inside an e-mail address, user name or domain ("pwhite@...", "jhammond6"): the contact
+            # and ID detectors own those, and a name span would split them.
+            before = text[start_word - 1] if start_word else " "
+            after = text[end_word] if end_word < len(text) else " "
+            embedded = before in _TOKEN_GLUE or after in _TOKEN_GLUE or before.isdigit() or after.isdigit()
+            if glued and not embedded and not any(a < end_word and start_word < b for a, b in covered):
+                out.append(Span(start_word, end_word, type_, SCORE, frozenset({SOURCE}), "header=glued-name"))
+                covered.append((start_word, end_word))
+            at = folded.find(part, end)
+    return out
+
+
+_TOKEN_GLUE = frozenset("@._-+/\\:=#")
+_NAME_PART = re.compile(r"[^\W\d_]+")
 
 
 def build_matcher(header: PatientHeader) -> HeaderMatcher:
