@@ -397,3 +397,16 @@ def test_unusual_case_folding_in_header_values() -> None:
     ]
     # simple case folding, as the regex engine: "ß" is not "SS"
     assert found(header(names=["Ana Straße"]), "ANA STRASSE, Ana STRAẞE") == [("ANA", P), ("Ana STRAẞE", P)]
+
+
+def test_name_glued_to_a_neighbouring_word_is_marked_but_not_inside_contacts() -> None:
+    from deid_core.detect.header import HeaderDetector
+    from schemas import EnrichedNote, PatientHeader
+
+    header = PatientHeader(patient_id="p1", names=["Zephyrine Quixotebeard"], doctors=["Paul Whitewood"])
+    text = "Quixotebeardis stable. Mail pwhitewood@example.org or user whitewood7; DrWhitewood agreed."
+    spans = HeaderDetector().detect(EnrichedNote(note_id="n", text=text, patient=header))
+    marked = {text[s.start:s.end]: s.type.value for s in spans}
+    assert marked.get("Quixotebeardis") == "PATIENT"
+    assert marked.get("DrWhitewood") == "DOCTOR"
+    assert not any("@" in t or t.startswith(("pwhitewood", "whitewood7")) for t in marked)
