@@ -32,7 +32,7 @@ def _is_own(name: str) -> bool:
 def _redact(record: logging.LogRecord) -> None:
     if record.levelno < logging.INFO:
         record.msg = "[third-party debug record redacted: it may quote message payloads]"
-        record.args = None
+        record.args = ()
         record.exc_info = None
         return
     try:
@@ -40,7 +40,7 @@ def _redact(record: logging.LogRecord) -> None:
     except Exception:  # noqa: BLE001 - a broken format string must not break logging
         message = str(record.msg)
     record.msg = redact_bytes_literals(message)
-    record.args = None
+    record.args = ()
     if record.exc_info and record.exc_info[0] is not None:
         text = "".join(traceback.format_exception(*record.exc_info))
         record.exc_text = redact_bytes_literals(text).rstrip("\n")

@@ -51,3 +51,17 @@ def test_own_records_pass_unchanged(capture: pytest.LogCaptureFixture) -> None:
 def test_bytes_literals() -> None:
     assert "Doe" not in redact_bytes_literals(f"x {SECRET!r} y bytearray(b'Doe\\'s') z")
     assert redact_bytes_literals("no bytes here: b is a letter") == "no bytes here: b is a letter"
+
+
+def test_redacted_records_format_under_faust_formatter(capture: pytest.LogCaptureFixture) -> None:
+    """faust's (mode's) formatter re-wraps ``args``; a redacted record must still format (no 'Logging error')."""
+    import io
+
+    from mode.utils.logging import ExtensionFormatter
+
+    logging.getLogger("mode.worker").info("[^Worker]: Gathering service tasks... 100%% done")
+    logging.getLogger("aiokafka").debug("Sending %r", SECRET)
+    formatter = ExtensionFormatter(stream=io.StringIO(), fmt="%(message)s")
+    lines = [formatter.format(r) for r in capture.records]
+    assert "Gathering service tasks" in lines[0]
+    assert all("Doe" not in line for line in lines)
