@@ -62,6 +62,7 @@ def build_processor(
     return NoteProcessor(
         detection, surrogator, ring.current, build_codecs(), table, topics, model_version=tagger.model_version,
         max_message_bytes=settings.max_message_bytes, dead_letter_max_bytes=settings.dead_letter_max_bytes,
+        output_key_secret=ring.chain[0],
     )
 
 

@@ -160,6 +160,7 @@ class NoteProcessor:
         model_version: str = "none",
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
         dead_letter_max_bytes: int = DEFAULT_DEAD_LETTER_MAX_BYTES,
+        output_key_secret: HmacKey | None = None,
     ) -> None:
         if max_message_bytes < 1 or dead_letter_max_bytes < 0:
             raise ValueError("max_message_bytes must be positive and dead_letter_max_bytes not negative")
@@ -168,6 +169,10 @@ class NoteProcessor:
         self.detection = detection
         self.surrogator = surrogator
         self.key = key
+        # Output keys must not change while a key rotation rolls out, or a message redelivered to a
+        # worker on the other side of it would be published under a second key: the composition root
+        # passes the oldest key of the ring here.
+        self.output_key_secret = output_key_secret or key
         self.codecs = {c.format: c for c in codecs}
         self.table = table
         self.topics = topics
@@ -175,7 +180,7 @@ class NoteProcessor:
 
     def output_key(self, fmt: EventFormat, message_id: str) -> bytes:
         # Keyed hash: stable across workers and redeliveries, reveals nothing about the message id.
-        return mapping_key(self.key, "output", fmt.value, message_id).hex()[:32].encode()
+        return mapping_key(self.output_key_secret, "output", fmt.value, message_id).hex()[:32].encode()
 
     def dead_letter(self, event: InputEvent, code: str, message: str) -> OutputRecord:
         source = f"{event.topic}/{event.partition}/{event.offset}".encode()
