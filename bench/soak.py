@@ -116,8 +116,8 @@ def main() -> None:
     )
     parser.add_argument(
         "--onednn-cache-capacity", type=int, default=None,
-        help="set ONEDNN_PRIMITIVE_CACHE_CAPACITY for the workers (default: torch's, 1024 primitives). "
-        "The cache holds one compiled kernel per input shape and fills over the first thousands of notes",
+        help="set ONEDNN_PRIMITIVE_CACHE_CAPACITY for the workers (default: the worker's own, 0 = off; torch's "
+        "default is 1,024). The cache holds one compiled kernel per input shape and fills over the first thousands of notes",
     )
     parser.add_argument("--json-out", help="write the summary and the samples as JSON here")
     args = parser.parse_args()
@@ -136,7 +136,7 @@ def main() -> None:
     try:
         env = services("start", *names)
         store = env["DEID_TEST_REDIS_URL"] if args.store == "redis" else "memory"
-        onednn = os.environ.get("ONEDNN_PRIMITIVE_CACHE_CAPACITY", "default")
+        onednn = os.environ.get("ONEDNN_PRIMITIVE_CACHE_CAPACITY", "worker default (off)")
         print(f"soak: {args.rate:g} notes/s for {args.duration_s:g} s, {args.workers} worker(s), store {args.store}, "
               f"oneDNN primitive cache {onednn}; "
               f"load average {' / '.join(f'{x:.1f}' for x in os.getloadavg())}; logs in {RUN_DIR}", flush=True)
