@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import secrets
 import signal
-import subprocess
 import sys
 from pathlib import Path
 from types import FrameType
@@ -29,18 +27,13 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tests.integration.crash_driver import CrashConfig, CrashReport, run_crash  # noqa: E402
-from tests.integration.stream_helpers import StreamSetup  # noqa: E402
+from tests.integration.stream_helpers import StreamSetup, services_sh  # noqa: E402
 
 RUN_DIR = ROOT / ".run" / "bench-crash"
-SERVICES = ROOT / "scripts" / "services.sh"
 
 
 def services(cmd: str, *names: str) -> dict[str, str]:
-    env = {**os.environ, "DEID_RUN_DIR": str(RUN_DIR)}
-    proc = subprocess.run([str(SERVICES), cmd, *names], env=env, capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        raise RuntimeError(f"scripts/services.sh {cmd} {' '.join(names)} failed:\n{proc.stderr[-2000:]}")
-    return dict(line.split("=", 1) for line in proc.stdout.splitlines() if "=" in line)
+    return services_sh(RUN_DIR, cmd, *names)
 
 
 async def crash(args: argparse.Namespace, bootstrap: str, redis_url: str) -> CrashReport:

@@ -34,11 +34,9 @@ import argparse
 import asyncio
 import json
 import os
-import re
 import secrets
 import shutil
 import signal
-import subprocess
 import sys
 import time
 import urllib.request
@@ -56,10 +54,9 @@ if str(ROOT) not in sys.path:
 
 from deid_core.corpus import generate_notes  # noqa: E402
 from deid_core.surrogate.keys import HmacKey, load_secret, mapping_key  # noqa: E402
-from tests.integration.stream_helpers import StreamSetup, Worker  # noqa: E402
+from tests.integration.stream_helpers import StreamSetup, Worker, metric_sum, services_sh  # noqa: E402
 
 RUN_DIR = ROOT / ".run" / "bench-stream"
-SERVICES = ROOT / "scripts" / "services.sh"
 OUTPUT_TIMEOUT_S = 600.0
 WARMUP_TIMEOUT_S = 300.0
 
@@ -164,17 +161,8 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(rank, len(ordered)) - 1]
 
 
-def metric_sum(text: str, name: str) -> float:
-    pattern = rf"^{re.escape(name)}(?:{{[^}}]*}})? (\S+)$"
-    return sum(float(m.group(1)) for m in re.finditer(pattern, text, re.M))
-
-
 def services(cmd: str, *names: str) -> dict[str, str]:
-    env = {**os.environ, "DEID_RUN_DIR": str(RUN_DIR)}
-    proc = subprocess.run([str(SERVICES), cmd, *names], env=env, capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        raise RuntimeError(f"scripts/services.sh {cmd} {' '.join(names)} failed:\n{proc.stderr[-2000:]}")
-    return dict(line.split("=", 1) for line in proc.stdout.splitlines() if "=" in line)
+    return services_sh(RUN_DIR, cmd, *names)
 
 
 async def create_topics(setup: BenchSetup) -> None:

@@ -18,7 +18,7 @@ import faust
 
 from deid_core.enrich import merge_headers
 from schemas import PatientHeader
-from workers.health import BROKER, STORE, TAGGER, DependencyHealth, DependencyProbe, KafkaBrokerProbe
+from workers.health import BROKER, LAKE, STORE, TAGGER, DependencyHealth, DependencyProbe, KafkaBrokerProbe
 from workers.lake import ParquetLakeSink
 from workers.logsafety import install_payload_redaction
 from workers.metrics import WorkerMetrics
@@ -73,14 +73,9 @@ def topic_names(settings: WorkerSettings) -> TopicNames:
     )
 
 
-LAKE = "lake"
-
-
 def failed_dependency(exc: BaseException) -> str | None:
     """Which dependency a pipeline failure points at, or None for an internal error."""
-    if isinstance(exc, DependencyUnavailable):
-        return TAGGER if str(exc).startswith("tagger") else STORE
-    return None
+    return exc.dependency if isinstance(exc, DependencyUnavailable) else None
 
 
 class BatchFailed(Exception):
@@ -207,6 +202,7 @@ def create_app(
                     dependency = failure.dependency
                     if dependency is None:
                         internal_failures += 1
+                    state["paused"] = True
                     metrics.paused.set(1)
                     metrics.ready.set(0)
                     metrics.batch_retries.inc()
@@ -228,6 +224,7 @@ def create_app(
                     delay = min(delay * 2, settings.retry_backoff_max_ms / 1000)
             for name in (TAGGER, STORE, BROKER, LAKE):
                 health.mark_up(name)
+            state["paused"] = False
             metrics.paused.set(0)
             metrics.notes_out.inc(stats.notes)
             metrics.messages_out.inc(stats.messages)
@@ -242,22 +239,21 @@ def create_app(
         # and no batch is paused.
         up = (
             bool(state.get("assigned")) and not app.rebalancing and health.all_up()
-            and metrics.paused._value.get() == 0  # noqa: SLF001
+            and not state.get("paused")
         )
         metrics.ready.set(1 if up else 0)
         return up
 
     @app.task
     async def watch_dependencies() -> None:
-        async def probe_forever() -> None:
-            await health.run(settings.health_interval_ms / 1000)
-
-        async def refresh_ready() -> None:
+        # Probe, then refresh the deid_ready gauge, which otherwise changes only when /ready is asked.
+        try:
             while True:
+                await health.check_all()
                 is_ready()
                 await asyncio.sleep(settings.health_interval_ms / 1000)
-
-        await asyncio.gather(probe_forever(), refresh_ready())
+        finally:
+            await health.close()
 
     @app.page("/health")
     async def health_page(web: Any, request: Any) -> Any:
@@ -270,7 +266,7 @@ def create_app(
     @app.page("/ready")
     async def ready(web: Any, request: Any) -> Any:
         up = is_ready()
-        body = {"ready": up, "down": health.down(), "paused": metrics.paused._value.get() == 1}  # noqa: SLF001
+        body = {"ready": up, "down": health.down(), "paused": bool(state.get("paused"))}
         return web.json(body, status=200 if up else 503)
 
     @app.page("/metrics")

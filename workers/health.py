@@ -20,6 +20,7 @@ log = logging.getLogger(__name__)
 BROKER = "broker"
 TAGGER = "tagger"
 STORE = "store"
+LAKE = "lake"
 
 
 class DependencyProbe(Protocol):
@@ -70,7 +71,13 @@ class KafkaBrokerProbe:
                 raise
             self._client = client
             return True
-        await self._client.fetch_all_metadata()
+        try:
+            await self._client.fetch_all_metadata()
+        except BaseException:
+            # A half-open connection to a frozen broker can stay broken (this also runs when the
+            # caller's timeout cancels the request): start clean next time.
+            await self.close()
+            raise
         return True
 
     async def close(self) -> None:
@@ -99,15 +106,6 @@ class DependencyHealth:
         self._since: dict[str, float] = {}
         self._changed = asyncio.Event()
         for probe in self._probes:
-            self._set(probe.name, True)
-
-    @property
-    def names(self) -> list[str]:
-        return sorted(self._up)
-
-    def add(self, probe: DependencyProbe) -> None:
-        if all(p.name != probe.name for p in self._probes):
-            self._probes.append(probe)
             self._set(probe.name, True)
 
     def is_up(self, name: str) -> bool:
@@ -153,9 +151,6 @@ class DependencyHealth:
             raise
         except Exception as exc:  # noqa: BLE001 - any failure of a probe means "down"
             log.debug("probe %s failed: %s", probe.name, type(exc).__name__)
-            if isinstance(probe, KafkaBrokerProbe):
-                # A half-open connection to a frozen broker can stay broken; start clean next time.
-                await probe.close()
             return False
 
     async def check_all(self) -> None:
@@ -163,15 +158,9 @@ class DependencyHealth:
         for probe, up in zip(self._probes, results, strict=True):
             self._set(probe.name, up)
 
-    async def run(self, interval_s: float) -> None:
-        """Probe forever, every ``interval_s`` seconds (a background task of the worker)."""
-        try:
-            while True:
-                await self.check_all()
-                await asyncio.sleep(interval_s)
-        finally:
-            for probe in self._probes:
-                await probe.close()
+    async def close(self) -> None:
+        for probe in self._probes:
+            await probe.close()
 
     async def wait_for_recovery(self, name: str, timeout_s: float) -> None:
         """Return once ``name`` is seen up again, or after ``timeout_s``, whichever comes first."""

@@ -37,13 +37,22 @@ from deid_core.surrogate.keys import HmacKey, mapping_key
 from deid_core.tagger.base import TaggerUnavailable
 from schemas import DeidentifiedNote, EnrichedNote, PatientHeader, Span
 from schemas.events import EventFormat, EventParseError, MessageCodec, ParsedMessage
+from workers.health import STORE, TAGGER
 from workers.lake import LakeRow
 
 log = logging.getLogger(__name__)
 
 
 class DependencyUnavailable(RuntimeError):
-    """A service needed for correct output is down; retry the batch, publish nothing."""
+    """A service needed for correct output is down; retry the batch, publish nothing.
+
+    ``dependency`` names it for health reporting (``TAGGER`` or ``STORE`` of :mod:`workers.health`); the message names the
+    service and the error type, never data.
+    """
+
+    def __init__(self, dependency: str, message: str) -> None:
+        super().__init__(message)
+        self.dependency = dependency
 
 
 # Below Kafka's default 1 MB message and producer request size, leaving room for key and headers.
@@ -80,12 +89,12 @@ def dependency_errors() -> Iterator[None]:
     try:
         yield
     except TaggerUnavailable as exc:
-        raise DependencyUnavailable(f"tagger: {exc}") from None
+        raise DependencyUnavailable(TAGGER, f"tagger: {exc}") from None
     except (ConnectionError, OSError, TimeoutError) as exc:
-        raise DependencyUnavailable(f"mapping store: {type(exc).__name__}") from None
+        raise DependencyUnavailable(STORE, f"mapping store: {type(exc).__name__}") from None
     except Exception as exc:
         if type(exc).__module__.startswith("redis"):
-            raise DependencyUnavailable(f"mapping store: {type(exc).__name__}") from None
+            raise DependencyUnavailable(STORE, f"mapping store: {type(exc).__name__}") from None
         raise
 
 

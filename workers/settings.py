@@ -36,7 +36,6 @@ class WorkerSettings(BaseSettings):
     batch_wait_ms: int = Field(default=200, ge=1, description="longest wait to fill a batch")
     retry_backoff_ms: int = Field(default=500, ge=1, description="first pause when a dependency is down")
     retry_backoff_max_ms: int = Field(default=10_000, ge=1)
-    # Owned by the lead (outage handling): keep these two when editing this file.
     health_interval_ms: int = Field(default=2_000, ge=100, description="how often the broker, tagger and store are probed")
     health_timeout_ms: int = Field(default=2_000, ge=100, description="a probe slower than this counts as down")
     internal_error_attempts: int = Field(

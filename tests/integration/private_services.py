@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
-from tests.integration.stream_helpers import ROOT, free_port
-
-SERVICES = ROOT / "scripts" / "services.sh"
+from tests.integration.stream_helpers import free_port, services_sh
 
 
 class PrivateServices:
@@ -24,18 +20,11 @@ class PrivateServices:
             "DEID_TRITON_METRICS_PORT": str(free_port()),
         }
 
-    def _run(self, *args: str) -> dict[str, str]:
-        env = {**os.environ, "DEID_RUN_DIR": str(self.run_dir), **self.ports}
-        proc = subprocess.run([str(SERVICES), *args], env=env, capture_output=True, text=True, check=False)
-        if proc.returncode != 0:
-            raise RuntimeError(f"services.sh {' '.join(args)} failed: {proc.stderr[-2000:]}")
-        return dict(line.split("=", 1) for line in proc.stdout.splitlines() if "=" in line)
-
     def start(self, *names: str) -> dict[str, str]:
-        return self._run("start", *names)
+        return services_sh(self.run_dir, "start", *names, env=self.ports)
 
     def stop(self, *names: str) -> None:
-        self._run("stop", *names)
+        services_sh(self.run_dir, "stop", *names, env=self.ports)
 
     def pid(self, name: str) -> int:
         return int((self.run_dir / f"{name}.pid").read_text())

@@ -21,6 +21,17 @@ from workers.demo import wait_until_ready
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def services_sh(run_dir: Path, *args: str, env: dict[str, str] | None = None) -> dict[str, str]:
+    """Run scripts/services.sh with its state in ``run_dir``; the KEY=VALUE lines it prints, as a dict."""
+    full_env = {**os.environ, "DEID_RUN_DIR": str(run_dir), **(env or {})}
+    proc = subprocess.run(
+        [str(ROOT / "scripts" / "services.sh"), *args], env=full_env, capture_output=True, text=True, check=False
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"scripts/services.sh {' '.join(args)} failed:\n{proc.stderr[-2000:]}")
+    return dict(line.split("=", 1) for line in proc.stdout.splitlines() if "=" in line)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.private_services import PrivateServices
-from tests.integration.stream_helpers import StreamSetup, Worker, consume, produce
+from tests.integration.stream_helpers import StreamSetup, Worker, consume, metric_sum, produce
 
 pytestmark = [pytest.mark.slow, pytest.mark.broker]
 
@@ -63,12 +63,8 @@ def readiness(worker: Worker) -> tuple[int, dict[str, object]]:
 
 
 def metric(worker: Worker, name: str) -> float:
-    """Sum of the samples of ``name`` (with any labels as written, e.g. 'deid_dependency_up{dependency="store"}')."""
-    total = 0.0
-    for line in worker.metrics().splitlines():
-        if line.startswith(name + " ") or (line.startswith(name + "{") and "{" not in name):
-            total += float(line.rsplit(" ", 1)[1])
-    return total
+    """A worker's metric; ``name`` may carry labels as written, e.g. 'deid_dependency_up{dependency="store"}'."""
+    return metric_sum(worker.metrics(), name)
 
 
 def wait_for(predicate, timeout_s: float, what: str) -> None:  # noqa: ANN001
@@ -85,7 +81,7 @@ async def outputs(setup: StreamSetup, n: int, timeout_s: float) -> dict[bytes, b
     return {key: value for _, key, value, _ in got}
 
 
-def assert_outage_observed(worker: Worker, dependency: str, seconds: float, out_before: int, setup: StreamSetup) -> None:
+def assert_outage_observed(worker: Worker, dependency: str, seconds: float, out_before: int) -> None:
     """Watch the worker for ``seconds`` of an outage: not ready, paused, dependency down, nothing published."""
     deadline = time.monotonic() + seconds
     log_size = worker.log_path.stat().st_size
@@ -105,9 +101,20 @@ def assert_outage_observed(worker: Worker, dependency: str, seconds: float, out_
     assert worker.log_path.stat().st_size - log_size < 20_000
 
 
-def test_triton_stopped_for_30s_then_restarted(services: PrivateServices, tmp_path: Path) -> None:
-    env = services.start("broker", "triton")
-    setup = StreamSetup(bootstrap=env["DEID_TEST_KAFKA_BOOTSTRAP"], triton_url=env["DEID_TEST_TRITON_GRPC_URL"])
+@pytest.mark.parametrize(
+    ("service", "dependency", "seconds"),
+    [("triton", "tagger", 30), ("redis", "store", 20)],
+    ids=["triton-stopped-30s", "redis-stopped-20s"],
+)
+def test_dependency_stopped_then_restarted(
+    services: PrivateServices, tmp_path: Path, service: str, dependency: str, seconds: float
+) -> None:
+    env = services.start("broker", service)
+    setup = StreamSetup(bootstrap=env["DEID_TEST_KAFKA_BOOTSTRAP"])
+    if service == "triton":
+        setup.triton_url = env["DEID_TEST_TRITON_GRPC_URL"]
+    else:
+        setup.store = env["DEID_TEST_REDIS_URL"]
     worker = Worker(setup, tmp_path)
     try:
         worker.wait_ready()
@@ -116,45 +123,20 @@ def test_triton_stopped_for_30s_then_restarted(services: PrivateServices, tmp_pa
         first_out = asyncio.run(outputs(setup, 4, 90))
         assert len(first_out) == 4
 
-        services.stop("triton")
+        services.stop(service)
         during, during_keys = notes("down", 6)
         asyncio.run(produce(setup.bootstrap, setup.topic("notes_in"), during, during_keys))
-        assert_outage_observed(worker, "tagger", 30, out_before=4, setup=setup)
+        assert_outage_observed(worker, dependency, seconds, out_before=4)
 
-        services.start("triton")
+        services.start(service)
         out = asyncio.run(outputs(setup, 10, 120))
         assert set(first_out) <= set(out) and len(out) == 10  # output keys are per note, hence distinct
         for value in out.values():
             assert b"Vantree" not in value and b"Quillon" not in value
         wait_for(lambda: readiness(worker)[0] == 200, 30, "ready again")
-        assert metric(worker, 'deid_dependency_up{dependency="tagger"}') == 1
+        assert metric(worker, f'deid_dependency_up{{dependency="{dependency}"}}') == 1
         assert metric(worker, "deid_paused") == 0
         assert worker.proc.poll() is None
-    finally:
-        worker.stop()
-
-
-def test_redis_stopped_then_restarted(services: PrivateServices, tmp_path: Path) -> None:
-    env = services.start("broker", "redis")
-    setup = StreamSetup(bootstrap=env["DEID_TEST_KAFKA_BOOTSTRAP"], store=env["DEID_TEST_REDIS_URL"])
-    worker = Worker(setup, tmp_path)
-    try:
-        worker.wait_ready()
-        before, before_keys = notes("pre", 4)
-        asyncio.run(produce(setup.bootstrap, setup.topic("notes_in"), before, before_keys))
-        first_out = asyncio.run(outputs(setup, 4, 90))
-        assert len(first_out) == 4
-
-        services.stop("redis")
-        during, during_keys = notes("down", 6)
-        asyncio.run(produce(setup.bootstrap, setup.topic("notes_in"), during, during_keys))
-        assert_outage_observed(worker, "store", 20, out_before=4, setup=setup)
-
-        services.start("redis")
-        out = asyncio.run(outputs(setup, 10, 90))
-        assert set(first_out) <= set(out) and len(out) == 10
-        wait_for(lambda: readiness(worker)[0] == 200, 30, "ready again")
-        assert metric(worker, 'deid_dependency_up{dependency="store"}') == 1
     finally:
         worker.stop()
 
