@@ -194,6 +194,8 @@ async def _surrogate_all(
         keyring = load_keyring(args.secret_file, env.previous_secret_files if args.secret_file else ())
     except OSError as exc:
         raise CliError(f"cannot read --secret-file: {exc.strerror}") from None
+    except ValueError as exc:  # a short secret or a bad version label; the message never holds the secret
+        raise CliError(f"--secret-file: {exc}") from None
     try:
         store = build_store(args.store, redis)
     except ConfigurationError:

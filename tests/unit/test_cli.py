@@ -140,3 +140,15 @@ def test_unreachable_redis_is_a_clear_error_and_writes_nothing(tmp_path: Path, c
     assert code == 1 and rows == []
     assert "mapping store" in err and "nothing was written" in err
     assert "Ann Lee" not in err
+
+
+def test_short_secret_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    secret = tmp_path / "short.key"
+    secret.write_text("tooshort")
+    code, rows, err = _run(
+        ["deidentify", "--detectors", "rules", "--secret-file", str(secret), "--input", str(_write(tmp_path, NOTES))],
+        capsys,
+    )
+    assert code != 0 and rows == []
+    assert "--secret-file" in err and "shorter than 16 bytes" in err
+    assert "tooshort" not in err
