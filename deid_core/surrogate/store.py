@@ -8,8 +8,7 @@ What is stored, and why it holds no PHI
   still reveals neither the scope (a patient id) nor the value.
 * :meth:`MappingStore.settle` (what :class:`~deid_core.surrogate.engine.Surrogator` uses) stores
   ``"<key version>:<payload>"`` under each key of a key ring, where the payload is a surrogate (or a
-  date offset in days, or a pseudonym owner's digest). :meth:`MappingStore.get_or_create` stores a
-  caller's value verbatim under one key (kept for single-key callers and tools).
+  date offset in days, or a pseudonym owner's digest).
 
 Key rotation (docs/security.md#rotating-the-hmac-key): ``settle`` receives the entry of one real
 value under every configured HMAC key, oldest first. It takes the payload of the newest entry present
@@ -43,10 +42,6 @@ VersionedKey = tuple[bytes, str]
 
 @runtime_checkable
 class MappingStore(Protocol):
-    async def get_or_create(self, scope: str, key: bytes, candidate: str) -> str:
-        """Return the value stored for ``(scope, key)``, storing ``candidate`` first if there is none."""
-        ...
-
     async def settle(self, scope: str, keys: Sequence[VersionedKey], candidate: str) -> str:
         """Settle one value named under several HMAC keys (``(key, version)`` pairs, oldest first).
 
@@ -82,18 +77,13 @@ def entry_name(scope: str, key: bytes) -> str:
 class InMemoryMappingStore:
     """A dict-backed store for one process (CLI runs, tests).
 
-    ``get_or_create`` never awaits between its read and its write, so it is atomic under asyncio;
-    ``dict.setdefault`` is also atomic under the GIL should threads share one instance.
+    ``settle`` never awaits between its reads and its writes, so it is atomic under asyncio.
     """
 
     def __init__(self) -> None:
         self._entries: dict[str, str] = {}
 
-    async def get_or_create(self, scope: str, key: bytes, candidate: str) -> str:
-        return self._entries.setdefault(entry_name(scope, key), candidate)
-
     async def settle(self, scope: str, keys: Sequence[VersionedKey], candidate: str) -> str:
-        # No await between the reads and the writes: atomic under asyncio.
         _check_keys(keys)
         names = [entry_name(scope, key) for key, _ in keys]
         found = (self._entries.get(name) for name in reversed(names))
@@ -112,23 +102,6 @@ class InMemoryMappingStore:
     def __len__(self) -> int:
         return len(self._entries)
 
-
-# KEYS[1] = entry name; ARGV[1] = candidate; ARGV[2] = TTL in seconds ("0" = none).
-# A hit refreshes the TTL so a patient whose notes keep arriving keeps consistent surrogates.
-_GET_OR_CREATE_LUA = """
-local ttl = tonumber(ARGV[2])
-local current = redis.call('GET', KEYS[1])
-if current then
-  if ttl > 0 then redis.call('EXPIRE', KEYS[1], ttl) end
-  return current
-end
-if ttl > 0 then
-  redis.call('SET', KEYS[1], ARGV[1], 'EX', ttl)
-else
-  redis.call('SET', KEYS[1], ARGV[1])
-end
-return ARGV[1]
-"""
 
 # KEYS = the entries of one value under each HMAC key, oldest first; ARGV[1] = TTL ("0" = none),
 # ARGV[2] = candidate payload, ARGV[2 + i] = the version label of KEYS[i]. Reads newest first; writes
@@ -177,7 +150,6 @@ class RedisMappingStore:
         self._pool = pool
         self._prefix = key_prefix
         self._ttl = ttl_s or 0
-        self._script = client.register_script(_GET_OR_CREATE_LUA)
         self._settle_script = client.register_script(_SETTLE_LUA)
 
     @classmethod
@@ -237,10 +209,6 @@ class RedisMappingStore:
     async def ping(self) -> None:
         """Raise (a redis-py ``ConnectionError``/``TimeoutError``) unless the server answers."""
         await self._client.ping()
-
-    async def get_or_create(self, scope: str, key: bytes, candidate: str) -> str:
-        value = await self._script(keys=[self.redis_key(scope, key)], args=[candidate, self._ttl])
-        return str(value)
 
     async def settle(self, scope: str, keys: Sequence[VersionedKey], candidate: str) -> str:
         _check_keys(keys)

@@ -63,35 +63,35 @@ def store(store_and_dump: tuple[MappingStore, Callable[[], dict[str, str]]]) -> 
 
 
 async def test_first_writer_wins(store: MappingStore) -> None:
-    assert await store.get_or_create("patient:1", _key(1), "Jones") == "Jones"
-    assert await store.get_or_create("patient:1", _key(1), "Brown") == "Jones"
+    assert await store.settle("patient:1", [(_key(1), "v1")], "Jones") == "Jones"
+    assert await store.settle("patient:1", [(_key(1), "v1")], "Brown") == "Jones"
 
 
 async def test_same_key_same_value_across_calls(store: MappingStore) -> None:
-    values = {await store.get_or_create("s", _key(7), f"cand{i}") for i in range(10)}
+    values = {await store.settle("s", [(_key(7), "v1")], f"cand{i}") for i in range(10)}
     assert values == {"cand0"}
 
 
 async def test_scopes_and_keys_are_independent(store: MappingStore) -> None:
-    assert await store.get_or_create("patient:a", _key(1), "A1") == "A1"
-    assert await store.get_or_create("patient:b", _key(1), "B1") == "B1"
-    assert await store.get_or_create("patient:a", _key(2), "A2") == "A2"
-    assert await store.get_or_create("patient:a", _key(1), "x") == "A1"
-    assert await store.get_or_create("patient:b", _key(1), "x") == "B1"
-    assert await store.get_or_create("patient:a", _key(2), "x") == "A2"
+    assert await store.settle("patient:a", [(_key(1), "v1")], "A1") == "A1"
+    assert await store.settle("patient:b", [(_key(1), "v1")], "B1") == "B1"
+    assert await store.settle("patient:a", [(_key(2), "v1")], "A2") == "A2"
+    assert await store.settle("patient:a", [(_key(1), "v1")], "x") == "A1"
+    assert await store.settle("patient:b", [(_key(1), "v1")], "x") == "B1"
+    assert await store.settle("patient:a", [(_key(2), "v1")], "x") == "A2"
 
 
 async def test_200_concurrent_writers_agree_on_one_value(store: MappingStore) -> None:
     results = await asyncio.gather(
-        *(store.get_or_create("p", _key(99), f"candidate-{i}") for i in range(200))
+        *(store.settle("p", [(_key(99), "v1")], f"candidate-{i}") for i in range(200))
     )
     assert len(set(results)) == 1
     assert results[0].startswith("candidate-")
 
 
 async def test_values_round_trip_unicode(store: MappingStore) -> None:
-    assert await store.get_or_create("p", _key(3), "Zoë Ñúñez") == "Zoë Ñúñez"
-    assert await store.get_or_create("p", _key(3), "other") == "Zoë Ñúñez"
+    assert await store.settle("p", [(_key(3), "v1")], "Zoë Ñúñez") == "Zoë Ñúñez"
+    assert await store.settle("p", [(_key(3), "v1")], "other") == "Zoë Ñúñez"
 
 
 async def test_store_holds_no_raw_phi(
@@ -309,12 +309,12 @@ async def test_redis_key_names_are_prefix_plus_hex_and_ttl_applies(redis_url: st
     store = RedisMappingStore.from_url(redis_url, key_prefix=prefix, ttl_s=120)
     sync = redis.Redis.from_url(redis_url, decode_responses=True)
     try:
-        await store.get_or_create("patient:42", _key(5), "Jones")
+        await store.settle("patient:42", [(_key(5), "v1")], "Jones")
         name = prefix + entry_name("patient:42", _key(5))
-        assert sync.get(name) == "Jones"
+        assert sync.get(name) == "v1:Jones"
         assert 0 < sync.ttl(name) <= 120
         sync.expire(name, 30)
-        await store.get_or_create("patient:42", _key(5), "Other")
+        await store.settle("patient:42", [(_key(5), "v1")], "Other")
         assert sync.ttl(name) > 30, "a hit refreshes the TTL"
         assert "patient" not in name and len(name.removeprefix(prefix)) == 64
         # settle: new entries get the TTL, a hit refreshes it on every present entry.
@@ -338,7 +338,7 @@ async def test_redis_pool_bounds_connections(redis_url: str) -> None:
     sync = redis.Redis.from_url(redis_url, decode_responses=True)
     try:
         before = len(sync.client_list())
-        results = await asyncio.gather(*(store.get_or_create("s", _key(i % 10), f"c{i}") for i in range(300)))
+        results = await asyncio.gather(*(store.settle("s", [(_key(i % 10), "v1")], f"c{i}") for i in range(300)))
         assert len(set(results)) == 10
         assert len(sync.client_list()) - before <= 4
     finally:
