@@ -581,10 +581,11 @@ class _Source:
 class HeaderMatcher:
     """The variants of one header. Safe to share between threads (its lazy parts are idempotent)."""
 
-    __slots__ = ("_sources",)
+    __slots__ = ("_glued_parts", "_sources")
 
-    def __init__(self, sources: Iterable[_Source]) -> None:
+    def __init__(self, sources: Iterable[_Source], glued_parts: Iterable[tuple[str, PhiType]] = ()) -> None:
         self._sources = tuple(sources)
+        self._glued_parts = tuple(glued_parts)
 
     def __len__(self) -> int:
         """The number of distinct variants searched for."""
@@ -599,7 +600,7 @@ class HeaderMatcher:
         return sorted(unique.values(), key=lambda p: -p.variant.weight)
 
     def find(self, text: str) -> list[Span]:
-        if not text or not self._sources:
+        if not text or not (self._sources or self._glued_parts):
             return []
         view = _NoteView(text)
         active = [s.prepared() for s in self._sources if not s.needles or any(map(view.has, s.needles))]
@@ -625,7 +626,7 @@ class HeaderMatcher:
             v = p.variant
             spans.append(Span(start, end, v.type, SCORE, frozenset({SOURCE}), f"header={v.field}"))
             pos = end
-        return spans
+        return spans + _glued_name_spans(text, folded, self._glued_parts, spans)
 
 
 class HeaderDetector:
@@ -643,8 +644,7 @@ class HeaderDetector:
     def detect(self, note: EnrichedNote) -> list[Span]:
         if note.patient is None or not note.text:
             return []
-        spans = self.matcher_for(note.patient).find(note.text)
-        return spans + glued_name_spans(note.text, note.patient, spans)
+        return self.matcher_for(note.patient).find(note.text)
 
     def matcher_for(self, header: PatientHeader) -> HeaderMatcher:
         # PatientHeader holds lists, so it is not hashable; its JSON is a faithful key.
@@ -664,16 +664,12 @@ class HeaderDetector:
 
 
 GLUED_NAME_MIN_LEN = 5
+_TOKEN_GLUE = frozenset("@._-+/\\:=#")
+_NAME_PART = re.compile(r"[^\W\d_]+")
 
 
-def glued_name_spans(text: str, header: PatientHeader, found: Sequence[Span]) -> list[Span]:
-    """Header name parts glued to a neighbouring word by a typo ("Quixotebeardis stable").
-
-    The word-bounded variants miss these, and the name would be published. A name part of at least
-    ``GLUED_NAME_MIN_LEN`` letters that starts or ends a longer word marks the whole word (shorter parts
-    like "Lee" or "Ng" would hit ordinary words). Over-marking a word such as "Bakery" for a patient
-    named Baker is the accepted price.
-    """
+def _glued_name_parts(header: PatientHeader) -> dict[str, PhiType]:
+    """Folded name parts of at least ``GLUED_NAME_MIN_LEN`` letters, for :func:`_glued_name_spans`."""
     parts: dict[str, PhiType] = {}
     for type_, names in ((PhiType.PATIENT, header.names), (PhiType.PATIENT, header.next_of_kin),
                          (PhiType.DOCTOR, header.doctors)):
@@ -681,12 +677,22 @@ def glued_name_spans(text: str, header: PatientHeader, found: Sequence[Span]) ->
             for part in _NAME_PART.findall(raw):
                 if len(part) >= GLUED_NAME_MIN_LEN:
                     parts.setdefault(_fold(part), type_)
-    if not parts:
-        return []
-    folded = _fold(text)
-    covered = sorted((s.start, s.end) for s in found)
+    return parts
+
+
+def _glued_name_spans(
+    text: str, folded: str, parts: Sequence[tuple[str, PhiType]], found: Sequence[Span]
+) -> list[Span]:
+    """Header name parts glued to a neighbouring word by a typo ("Quixotebeardis stable").
+
+    The word-bounded variants miss these, and the name would be published. A name part of at least
+    ``GLUED_NAME_MIN_LEN`` letters that starts or ends a longer word marks the whole word (shorter parts
+    like "Lee" or "Ng" would hit ordinary words). Over-marking a word such as "Bakery" for a patient
+    named Baker is the accepted price.
+    """
+    covered = [(s.start, s.end) for s in found]
     out: list[Span] = []
-    for part, type_ in parts.items():
+    for part, type_ in parts:
         at = folded.find(part)
         while at >= 0:
             end = at + len(part)
@@ -706,10 +712,6 @@ def glued_name_spans(text: str, header: PatientHeader, found: Sequence[Span]) ->
                 covered.append((start_word, end_word))
             at = folded.find(part, end)
     return out
-
-
-_TOKEN_GLUE = frozenset("@._-+/\\:=#")
-_NAME_PART = re.compile(r"[^\W\d_]+")
 
 
 def build_matcher(header: PatientHeader) -> HeaderMatcher:
@@ -749,7 +751,7 @@ def build_matcher(header: PatientHeader) -> HeaderMatcher:
     for email in header.emails:
         if "@" in email:
             sources.append(_Source(_bind(_email_variants, email), (("f", _fold(email.strip())),)))
-    return HeaderMatcher(sources)
+    return HeaderMatcher(sources, _glued_name_parts(header).items())
 
 
 def _bind(fn: Callable[..., list[_Variant]], *args: Any) -> Callable[[], tuple[_Prepared, ...]]:
