@@ -2,7 +2,7 @@
 
 The worker processes valid canary messages, malformed ones that carry the same canaries, and a Redis
 outage in the middle (so error paths log too). Afterwards no canary value may appear in the worker's log
-(every level), its /metrics and /ready pages, any output record (key, value, headers), the dead-letter
+(every level), the broker's and Redis's logs, its /metrics and /ready pages, any output record (key, value, headers), the dead-letter
 descriptions (headers and keys; a dead letter's value is the rejected input itself, kept for repair on a
 topic as restricted as the input), the audit topic, or any Redis key or value. Exception messages are
 checked where they surface: the worker log, dead-letter headers and the CLI's stderr.
@@ -113,6 +113,8 @@ def test_no_canary_in_logs_metrics_dead_letters_outputs_or_redis(tmp_path: Path)
         assert "DEBUG" in log_text or "debug" in log_text.lower(), "the worker did not log at debug level"
         check("worker log", log_text)
         check("metrics", metrics_text)
+        for service_log in sorted(services.run_dir.glob("*.log")):  # the broker's and Redis's own logs
+            check(service_log.name, service_log.read_text(errors="replace"))
         for topic_name, key, value, headers in records:
             check(f"{topic_name} key", key)
             check(f"{topic_name} headers", json.dumps({k: v.decode("utf-8", "replace") for k, v in headers.items()}))
