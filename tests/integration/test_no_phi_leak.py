@@ -4,9 +4,9 @@ The worker processes valid canary messages, malformed ones that carry the same c
 outage in the middle (so error paths log too). Afterwards no canary value may appear in the worker's log
 (every level), the broker's and Redis's logs, its /metrics and /ready pages, any output record (key,
 value, headers), the dead-letter descriptions (headers and keys; a dead letter's value is the rejected
-input itself, kept for repair on a
-topic as restricted as the input), the audit topic, or any Redis key or value. Exception messages are
-checked where they surface: the worker log, dead-letter headers and the CLI's stderr.
+input itself, kept for repair on a topic as restricted as the input), the audit topic, or any Redis key
+or value. Exception messages are checked where they surface: the worker log, dead-letter headers and the
+CLI's stderr.
 """
 
 from __future__ import annotations
