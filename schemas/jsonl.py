@@ -7,6 +7,7 @@ input value, so messages are rebuilt here from the error locations and types onl
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
@@ -27,11 +28,25 @@ class InputError(ValueError):
         self.problem = problem
 
 
+# Error types whose pydantic messages never quote the input; others are shown by their type alone,
+# since messages of value errors (and of custom validators) can repeat the offending value.
+_SAFE_MESSAGES = frozenset(
+    {"missing", "extra_forbidden", "string_type", "int_type", "bool_type", "list_type", "dict_type", "model_type",
+     "string_too_short", "string_too_long", "too_short", "too_long", "date_type", "date_from_datetime_parsing"}
+)  # fmt: skip
+_SAFE_LOC = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+
+
 def describe_validation_error(err: ValidationError) -> str:
+    """Locations and error kinds, never values, and never a key the sender invented."""
     parts = []
     for e in err.errors(include_input=False, include_url=False):
-        loc = ".".join(str(p) for p in e["loc"]) or "record"
-        parts.append(f"field '{loc}': {e['msg']}")
+        loc = list(e["loc"])
+        if e["type"] == "extra_forbidden" and loc:
+            loc[-1] = "<unknown field>"
+        shown = [str(p) if isinstance(p, int) or _SAFE_LOC.match(str(p)) else "<redacted>" for p in loc]
+        what = e["msg"] if e["type"] in _SAFE_MESSAGES else f"invalid value ({e['type']})"
+        parts.append(f"field '{'.'.join(shown) or 'record'}': {what}")
     return "; ".join(parts)
 
 

@@ -73,7 +73,7 @@ class PhiType(StrEnum):
         try:
             return cls(norm)
         except ValueError:
-            raise ValueError(f"unknown PHI type {value!r}; expected one of {', '.join(t.value for t in cls)}") from None
+            raise ValueError(f"unknown PHI type ({len(value)} characters); expected one of {', '.join(t.value for t in cls)}") from None
 
 
 @dataclass(frozen=True, slots=True)

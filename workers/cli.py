@@ -161,8 +161,16 @@ def _run_detection(
 
 
 def cmd_detect(args: argparse.Namespace) -> int:
+    from deid_core.message.policy import PolicyError, load_policy
+    from deid_core.message.text import reported
+
+    try:
+        policy = load_policy(args.policy)
+    except PolicyError as exc:
+        raise CliError(str(exc)) from None
     notes = [EnrichedNote.from_record(r) for r in _read_records(args.input)]
-    found = _run_detection(_detection_pipeline(args), notes, args)
+    # Only what the policy changes is reported: Safe Harbor keeps states and ages under 90, for one.
+    found = [reported(policy, s, n.text) for n, s in zip(notes, _run_detection(_detection_pipeline(args), notes, args), strict=True)]
     n = _write_output(
         args.output, ({"id": note.note_id, "spans": _spans_json(s)} for note, s in zip(notes, found, strict=True))
     )
@@ -170,14 +178,13 @@ def cmd_detect(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-async def _surrogate_all(
-    notes: Sequence[EnrichedNote], spans: Sequence[Sequence[Span]], args: argparse.Namespace
-) -> list[DeidentifiedNote]:
+async def _message_pipeline(args: argparse.Namespace, detection: DetectionPipeline) -> Any:
+    """The worker's message path with this command's store, key ring and policy."""
     from pydantic import ValidationError
 
     from deid_core.surrogate.engine import SurrogateConfig, Surrogator
     from deid_core.surrogate.keys import load_keyring
-    from workers.compose import ConfigurationError, build_store
+    from workers.compose import ConfigurationError, build_pipeline, build_store
     from workers.security import redis_options, settings_error_message
     from workers.settings import WorkerSettings
 
@@ -202,36 +209,53 @@ async def _surrogate_all(
         raise CliError("unknown --store: use 'memory' or a redis:// URL") from None
     config = SurrogateConfig(date_shift_min_days=args.date_shift_min_days, date_shift_max_days=args.date_shift_max_days)
     surrogator = Surrogator(store, keyring, config)
-    # Bounded concurrency: notes wait on the store concurrently, but a burst must not open unbounded connections.
-    gate = asyncio.Semaphore(max(1, args.concurrency))
-    bar = _Bar(len(notes), "surrogates", args.progress)
-
-    async def one(note: EnrichedNote, found: Sequence[Span]) -> DeidentifiedNote:
-        async with gate:
-            result = await surrogator.deidentify(note, found)
-            bar.update(1)
-            return result
-
     try:
-        if hasattr(store, "ping"):
-            await store.ping()
-        return list(await asyncio.gather(*(one(n, s) for n, s in zip(notes, spans, strict=True))))
+        pipeline = build_pipeline(detection, surrogator, args.policy, keyring.chain[0])
+    except ConfigurationError as exc:
+        raise CliError(str(exc).removeprefix("DEID_POLICY: ")) from None
+    await store.ping()
+    return pipeline
+
+
+async def _deidentify_async(args: argparse.Namespace, work: Any) -> Any:
+    from workers.cli_deidentify import DeidentifyError
+    from workers.processor import DependencyUnavailable, dependency_errors
+
+    detection = _detection_pipeline(args)
+    bar = _Bar(work.total, "deidentify", args.progress)
+    pipeline = None
+    try:
+        with dependency_errors():
+            pipeline = await _message_pipeline(args, detection)
+            return await work.run(pipeline, bar)
+    except DependencyUnavailable as exc:  # the message names the service and error type, never data
+        raise CliError(f"{exc}; nothing was written") from None
+    except TaggerUnavailable as exc:
+        raise CliError(f"{exc}; nothing was written") from None
+    except DeidentifyError as exc:
+        if exc.bad_input:
+            raise InputError(str(exc)) from None
+        raise CliError(str(exc)) from None
     finally:
         bar.close()
-        await store.close()
+        await detection.close()
+        if pipeline is not None:
+            await pipeline.surrogator.store.close()
+
+
+class _RecordWork:
+    def __init__(self, records: Sequence[NoteRecord], batch_size: int) -> None:
+        self.records, self.batch_size, self.total = records, batch_size, len(records)
+
+    async def run(self, pipeline: Any, bar: _Bar) -> list[DeidentifiedNote]:
+        from workers.cli_deidentify import deidentify_records
+
+        return await deidentify_records(pipeline, self.records, self.batch_size, bar)
 
 
 def _deidentify(records: Sequence[NoteRecord], args: argparse.Namespace) -> list[DeidentifiedNote]:
-    """Detect, then surrogate; any failure raises before anything is written."""
-    notes = [EnrichedNote.from_record(r) for r in records]
-    spans = _run_detection(_detection_pipeline(args), notes, args)
-    from workers.processor import DependencyUnavailable, dependency_errors
-
-    try:
-        with dependency_errors():
-            return asyncio.run(_surrogate_all(notes, spans, args))
-    except DependencyUnavailable as exc:  # the message names the service and error type, never data
-        raise CliError(f"{exc}; nothing was written") from None
+    """Note records through the message path; any failure raises before anything is written."""
+    return asyncio.run(_deidentify_async(args, _RecordWork(records, max(1, args.batch_size))))
 
 
 def _deidentified_rows(results: Sequence[DeidentifiedNote]) -> Any:
@@ -241,9 +265,38 @@ def _deidentified_rows(results: Sequence[DeidentifiedNote]) -> Any:
 def cmd_deidentify(args: argparse.Namespace) -> int:
     if args.date_shift_min_days < 1 or args.date_shift_max_days < args.date_shift_min_days:
         raise CliError("--date-shift-min-days must be >= 1 and <= --date-shift-max-days")
-    results = _deidentify(_read_records(args.input), args)
-    n = _write_output(args.output, _deidentified_rows(results))
-    log.info("deidentify: %d notes", n)
+    if args.format == "jsonl":
+        results = _deidentify(_read_records(args.input), args)
+        n = _write_output(args.output, _deidentified_rows(results))
+        log.info("deidentify: %d notes", n)
+        return EXIT_OK
+    from workers.cli_deidentify import (
+        DeidentifyError,
+        deidentify_messages,
+        format_of,
+        read_inputs,
+        write_outputs,
+    )
+
+    try:
+        inputs = read_inputs(args.input)
+    except DeidentifyError as exc:
+        raise (InputError(str(exc)) if exc.bad_input else CliError(str(exc))) from None
+
+    class _Messages:
+        total = len(inputs)
+
+        async def run(self, pipeline: Any, bar: _Bar) -> list[tuple[str, bytes]]:
+            return await deidentify_messages(
+                pipeline, inputs, format_of(args.format), max(1, args.batch_size), args.skip_invalid, bar
+            )
+
+    outputs = asyncio.run(_deidentify_async(args, _Messages()))
+    try:
+        write_outputs(outputs, args.output, folder_input=args.input not in (None, "-") and Path(args.input).is_dir())
+    except DeidentifyError as exc:
+        raise CliError(str(exc)) from None
+    log.info("deidentify: %d messages", len(outputs))
     return EXIT_OK
 
 
@@ -337,7 +390,7 @@ def _offline_demo(args: argparse.Namespace) -> int:
     gold = list(generate_notes("test", args.n, seed=args.seed))
     records = [NoteRecord(id=g.id, text=g.text, patient=g.patient) for g in gold]
     demo_args = argparse.Namespace(
-        secret_file=None, store=args.store, date_shift_min_days=1, date_shift_max_days=365, concurrency=16,
+        secret_file=None, store=args.store, date_shift_min_days=1, date_shift_max_days=365, policy="surrogate",
         progress=args.progress, detectors=",".join(DEFAULT_DETECTORS), triton_url=args.triton_url,
         tagger_model_dir=None, batch_size=32,
     )
@@ -442,6 +495,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from workers.cli_deidentify import add_arguments as add_deidentify_arguments
+
     parser = argparse.ArgumentParser(
         prog="deid",
         description="De-identify clinical notes: detect PHI (i2b2 2014 types) and replace it with consistent surrogates.",
@@ -450,8 +505,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def add_io(p: argparse.ArgumentParser) -> None:
-        p.add_argument("-i", "--input", help="JSONL input {id, text, patient?} (default: stdin)")
-        p.add_argument("-o", "--output", help="JSONL output (default: stdout)")
+        p.add_argument("-i", "--input", help="JSONL input {id, text, patient?}, or with --format a message file or folder (default: stdin)")
+        p.add_argument("-o", "--output", help="JSONL output, or with --format a file or folder (default: stdout)")
+        p.add_argument(
+            "--policy", default="surrogate",
+            help="de-identification policy: surrogate, safe-harbor, limited-data-set, or a YAML file (default: %(default)s; see docs/policy.md)",
+        )  # fmt: skip
         add_detectors(p)
         add_progress(p)
 
@@ -481,7 +540,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--secret-file", help="file holding the HMAC secret for mapping keys (default: a development key, with a warning)")
     p.add_argument("--date-shift-min-days", type=int, default=1, help="smallest per-patient date shift (default: %(default)s)")
     p.add_argument("--date-shift-max-days", type=int, default=365, help="largest per-patient date shift (default: %(default)s)")
-    p.add_argument("--concurrency", type=int, default=16, help="notes processed concurrently (default: %(default)s)")
+    add_deidentify_arguments(p)
     p.set_defaults(func=cmd_deidentify)
 
     p = sub.add_parser("eval", help="score predictions (or the detectors themselves) against gold annotations")

@@ -6,28 +6,42 @@ import logging
 from typing import Any
 
 from deid_core.detect.registry import build_detectors
+from deid_core.message.path import MessagePipeline
+from deid_core.message.policy import PolicyError, load_policy
 from deid_core.pipeline import DetectionPipeline
 from deid_core.surrogate.engine import Surrogator
-from deid_core.surrogate.keys import KeyRing
+from deid_core.surrogate.keys import HmacKey, KeyRing
 from deid_core.surrogate.store import InMemoryMappingStore, MappingStore, RedisMappingStore
 from deid_core.tagger import build_tagger
-from schemas.events import MessageCodec
+from schemas.message import MessageLoader
 from workers.health import STORE, TAGGER, CallableProbe, DependencyProbe
 from workers.processor import DemographicsTable, NoteProcessor, TopicNames
 from workers.security import ConfigurationError, RedisOptions, load_keyring, redis_options
 from workers.settings import WorkerSettings
 
-__all__ = ["ConfigurationError", "build_app", "build_codecs", "build_processor", "build_store"]
+__all__ = ["ConfigurationError", "build_app", "build_loaders", "build_pipeline", "build_processor", "build_store"]
 
 log = logging.getLogger(__name__)
 
 
-def build_codecs() -> list[MessageCodec]:
-    from schemas.envelope import EnvelopeCodec
-    from schemas.fhir import FhirCodec
-    from schemas.hl7v2 import Hl7v2Codec
+def build_loaders() -> list[MessageLoader]:
+    from deid_core.message.fhir.codec import FhirLoader
+    from deid_core.message.hl7.codec import Hl7Loader
 
-    return [Hl7v2Codec(), FhirCodec(), EnvelopeCodec()]
+    from deid_core.message.envelope import EnvelopeLoader
+
+    return [Hl7Loader(), FhirLoader(), EnvelopeLoader()]
+
+
+def build_pipeline(
+    detection: DetectionPipeline, surrogator: Surrogator, policy: str | None = None, pseudonym_key: HmacKey | None = None
+) -> MessagePipeline:
+    """The one message path, for the worker, the CLI and the library alike."""
+    try:
+        loaded = load_policy(policy)
+    except PolicyError as exc:
+        raise ConfigurationError(f"DEID_POLICY: {exc}") from None
+    return MessagePipeline(detection, surrogator, loaded, build_loaders(), pseudonym_key)
 
 
 def build_store(spec: str | WorkerSettings, redis: RedisOptions | None = None) -> MappingStore:
@@ -59,10 +73,10 @@ def build_processor(
     tagger = build_tagger(settings.triton_url)
     detection = DetectionPipeline(build_detectors(["rules", "header"]), tagger)
     surrogator = Surrogator(build_store(settings, redis), ring)
+    pipeline = build_pipeline(detection, surrogator, settings.policy, ring.chain[0])
     return NoteProcessor(
-        detection, surrogator, ring.current, build_codecs(), table, topics, model_version=tagger.model_version,
+        pipeline, table, topics, model_version=tagger.model_version,
         max_message_bytes=settings.max_message_bytes, dead_letter_max_bytes=settings.dead_letter_max_bytes,
-        output_key_secret=ring.chain[0],
     )
 
 
@@ -96,6 +110,10 @@ def build_app(settings: WorkerSettings, *, keyring: KeyRing | None = None) -> An
     from workers.app import create_app, topic_names
 
     keyring = load_keyring(settings) if keyring is None else keyring
+    try:
+        load_policy(settings.policy)  # a bad policy stops the worker before it connects to anything
+    except PolicyError as exc:
+        raise ConfigurationError(f"DEID_POLICY: {exc}") from None
     redis = redis_options(settings)
     topics = topic_names(settings)
     return create_app(

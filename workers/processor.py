@@ -31,14 +31,18 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from deid_core.enrich import merge_headers
-from deid_core.pipeline import DetectionPipeline
-from deid_core.surrogate.engine import Surrogator
-from deid_core.surrogate.keys import HmacKey, mapping_key
+from deid_core.message.path import MessagePipeline, MessageResult, sniff_format
 from deid_core.tagger.base import TaggerUnavailable
-from schemas import DeidentifiedNote, EnrichedNote, PatientHeader, Span
-from schemas.events import EventFormat, EventParseError, MessageCodec, ParsedMessage
+from schemas import PatientHeader
+from schemas.events import EventParseError
+from schemas.message import LoadedMessage
 from workers.health import STORE, TAGGER
 from workers.lake import LakeRow
+
+__all__ = [
+    "DependencyUnavailable", "InMemoryDemographics", "InputEvent", "NoteProcessor", "OutputRecord", "TopicNames",
+    "sniff_format",
+]  # fmt: skip
 
 log = logging.getLogger(__name__)
 
@@ -134,62 +138,38 @@ class BatchStats:
     lake_rows: list[LakeRow] = field(default_factory=list)
 
 
-def sniff_format(raw: bytes) -> EventFormat | None:
-    head = raw.lstrip()[:512]
-    if head.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte order mark before MSH or {
-        head = head[3:].lstrip()
-    if head.startswith(b"MSH"):
-        return EventFormat.HL7V2
-    if head.startswith(b"{"):
-        return EventFormat.FHIR if b'"resourceType"' in raw[:4096] else EventFormat.JSON
-    return None
-
-
-_Deidentified = tuple[list[DeidentifiedNote], list[list[Span]]]
-"""A message's de-identified notes and the spans found in each."""
-
-
 @dataclass(frozen=True, slots=True)
 class _Work:
     event: InputEvent
-    codec: MessageCodec
-    parsed: ParsedMessage
+    message: LoadedMessage
     header: PatientHeader | None
 
 
 class NoteProcessor:
     def __init__(
         self,
-        detection: DetectionPipeline,
-        surrogator: Surrogator,
-        key: HmacKey,
-        codecs: Sequence[MessageCodec],
+        pipeline: MessagePipeline,
         table: DemographicsTable,
         topics: TopicNames = TopicNames(),
         model_version: str = "none",
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
         dead_letter_max_bytes: int = DEFAULT_DEAD_LETTER_MAX_BYTES,
-        output_key_secret: HmacKey | None = None,
     ) -> None:
         if max_message_bytes < 1 or dead_letter_max_bytes < 0:
             raise ValueError("max_message_bytes must be positive and dead_letter_max_bytes not negative")
         self.max_message_bytes = max_message_bytes
         self.dead_letter_max_bytes = dead_letter_max_bytes
-        self.detection = detection
-        self.surrogator = surrogator
-        self.key = key
         # Output keys must not change while a key rotation rolls out, or a message redelivered to a
         # worker on the other side of it would be published under a second key: the composition root
-        # passes the oldest key of the ring here.
-        self.output_key_secret = output_key_secret or key
-        self.codecs = {c.format: c for c in codecs}
+        # gives the pipeline the oldest key of the ring for keys and pseudonyms.
+        self.pipeline = pipeline
         self.table = table
         self.topics = topics
         self.model_version = model_version
 
-    def output_key(self, fmt: EventFormat, message_id: str) -> bytes:
+    def output_key(self, message: LoadedMessage) -> bytes:
         # Keyed hash: stable across workers and redeliveries, reveals nothing about the message id.
-        return mapping_key(self.output_key_secret, "output", fmt.value, message_id).hex()[:32].encode()
+        return self.pipeline.ref(message).encode()
 
     def dead_letter(self, event: InputEvent, code: str, message: str) -> OutputRecord:
         source = f"{event.topic}/{event.partition}/{event.offset}".encode()
@@ -219,12 +199,8 @@ class NoteProcessor:
         """A demographics event's header, or None when it is not one (bad events are only counted)."""
         if len(raw) > self.max_message_bytes:
             return None
-        fmt = sniff_format(raw)
-        codec = self.codecs.get(fmt) if fmt else None
-        if codec is None:
-            return None
         try:
-            parsed = codec.parse(raw)
+            parsed = self.pipeline.load(raw)
         except Exception as exc:  # noqa: BLE001 - a poison demographics event must not stop its agent
             if not isinstance(exc, EventParseError):
                 log.error("demographics event failed to parse: %s", type(exc).__name__)
@@ -236,29 +212,27 @@ class NoteProcessor:
             return self.dead_letter(
                 event, CODE_TOO_LARGE, f"message of {len(event.value)} bytes exceeds the limit of {self.max_message_bytes}"
             )
-        fmt = sniff_format(event.value)
-        codec = self.codecs.get(fmt) if fmt else None
-        if codec is None:
+        if sniff_format(event.value) is None:
             return self.dead_letter(event, CODE_FORMAT_UNKNOWN, "not HL7 v2 (MSH), FHIR JSON or a JSON envelope")
         try:
-            parsed = codec.parse(event.value)
+            message = self.pipeline.load(event.value)
         except EventParseError as exc:
             return self.dead_letter(event, exc.code, exc.message)
-        longest = max((len(n.text) for n in parsed.notes), default=0)
+        longest = max((len(n.text) for n in message.notes), default=0)
         if longest > self.max_message_bytes:
             # Escapes such as HL7's \.sp100\ can make a note far longer than its message.
             return self.dead_letter(
                 event, CODE_TOO_LARGE, f"a note of {longest} characters exceeds the limit of {self.max_message_bytes}"
             )
-        if parsed.demographics_only:
-            if parsed.patient is None:
+        if message.demographics_only:
+            if message.patient is None:
                 return None
-            self.table.put(parsed.patient)
+            self.table.put(message.patient)
             # The demographics topic (keyed by patient id) is where the durable table is built from.
-            return OutputRecord(self.topics.demographics, parsed.patient.patient_id.encode(), event.value)
-        ref = parsed.patient_ref or (parsed.patient.patient_id if parsed.patient else None)
-        header = merge_headers(parsed.patient, self.table.get(ref) if ref else None)
-        return _Work(event, codec, parsed, header)
+            return OutputRecord(self.topics.demographics, message.patient.patient_id.encode(), event.value)
+        ref = message.patient_ref or (message.patient.patient_id if message.patient else None)
+        header = merge_headers(message.patient, self.table.get(ref) if ref else None)
+        return _Work(event, message, header)
 
     async def process_batch(self, events: Sequence[InputEvent]) -> tuple[list[OutputRecord], BatchStats]:
         """Exactly one outcome per event (dead letter, demographics, or the outputs of its notes).
@@ -289,82 +263,65 @@ class NoteProcessor:
                 records.append(outcome)
                 stats.dead_letters += 1
                 continue
-            mine, my_spans = outcome
-            built = await self._outputs(w, mine, my_spans, started)
+            built = self._outputs(w, outcome, started)
             if isinstance(built, OutputRecord):
                 records.append(built)
                 stats.dead_letters += 1
                 continue
             records.extend(built)
-            pseudonym = mine[0].patient_pseudonym if mine else None
             key = built[0].key.decode()
             stats.messages += 1
-            stats.notes += len(mine)
+            stats.notes += len(outcome.notes)
             stats.lake_rows.extend(
-                LakeRow(key, i, w.parsed.format.value, pseudonym, d.text, self.model_version) for i, d in enumerate(mine)
+                LakeRow(key, i, w.message.format.value, outcome.patient_pseudonym, d.text, self.model_version)
+                for i, d in enumerate(outcome.notes)
             )
-            for s in (x for group in my_spans for x in group):
-                stats.phi_by_type[s.type.value] += 1
+            for span in (x for note in outcome.notes for x in note.spans):
+                stats.phi_by_type[span.type.value] += 1
         return records, stats
 
-    async def _deidentify(self, work: Sequence[_Work]) -> list[_Deidentified | OutputRecord]:
-        """Detect and replace PHI in every note of ``work``: one tagger call, or one per message after a failure."""
+    async def _deidentify(self, work: Sequence[_Work]) -> list[MessageResult | OutputRecord]:
+        """De-identify every message of ``work``: one tagger call, or one per message after a failure."""
         try:
-            return list(await self._deidentify_group(work))
+            return await self._deidentify_group(work)
         except DependencyUnavailable:
             raise
         except Exception as exc:  # noqa: BLE001 - find the poison message instead of failing the batch
             if len(work) <= 1:
                 return [self._internal_error(w.event, exc) for w in work]
             log.warning("batch of %d messages failed (%s); redoing it one message at a time", len(work), type(exc).__name__)
-        out: list[_Deidentified | OutputRecord] = []
+        out: list[MessageResult | OutputRecord] = []
         for w in work:
             try:
-                out.extend(await self._deidentify_group([w]))
+                # A failed attempt may have decided some leaves: load the message afresh.
+                fresh = _Work(w.event, self.pipeline.load(w.event.value), w.header)
+                out.extend(await self._deidentify_group([fresh]))
             except DependencyUnavailable:
                 raise
             except Exception as exc:  # noqa: BLE001
                 out.append(self._internal_error(w.event, exc))
         return out
 
-    async def _deidentify_group(self, work: Sequence[_Work]) -> list[_Deidentified]:
-        notes = [EnrichedNote(n.note_id, n.text, w.header) for w in work for n in w.parsed.notes]
+    async def _deidentify_group(self, work: Sequence[_Work]) -> list[MessageResult | OutputRecord]:
         with dependency_errors():
-            spans = await self.detection.detect_batch(notes)
-            deidentified = [await self.surrogator.deidentify(n, s) for n, s in zip(notes, spans, strict=True)]
-        out: list[_Deidentified] = []
-        position = 0
-        for w in work:
-            count = len(w.parsed.notes)
-            out.append((deidentified[position : position + count], spans[position : position + count]))
-            position += count
-        return out
+            results = await self.pipeline.deidentify([(w.message, w.header) for w in work])
+        return [
+            self.dead_letter(w.event, r.code, r.message) if isinstance(r, EventParseError) else r
+            for w, r in zip(work, results, strict=True)
+        ]
 
-    async def _outputs(
-        self, w: _Work, mine: list[DeidentifiedNote], my_spans: list[list[Span]], started: float
-    ) -> list[OutputRecord] | OutputRecord:
+    def _outputs(self, w: _Work, result: MessageResult, started: float) -> list[OutputRecord] | OutputRecord:
         """The message's output records, or its dead letter."""
-        try:
-            with dependency_errors():
-                out = await self._render(w, [d.text for d in mine])
-            key = self.output_key(w.parsed.format, w.parsed.message_id)
-            pseudonym = mine[0].patient_pseudonym if mine else None
-            records = [OutputRecord(self.topics.notes_out, key, out, (("deid-format", w.parsed.format.value.encode()),))]
-            if self.topics.json_out:
-                doc = {
-                    "id": key.decode(), "format": w.parsed.format.value, "patient": pseudonym,
-                    "notes": [{"index": i, "text": d.text} for i, d in enumerate(mine)],
-                }
-                records.append(OutputRecord(self.topics.json_out, key, json.dumps(doc, ensure_ascii=False).encode()))
-            records.append(OutputRecord(self.topics.audit, key, self._audit(key, pseudonym, my_spans, started)))
-        except DependencyUnavailable:
-            raise
-        except EventParseError as exc:
-            return self.dead_letter(w.event, exc.code, exc.message)
-        except KeyError:
-            return self.dead_letter(w.event, CODE_MISSING_SURROGATE, "a header value had no surrogate")
-        except Exception as exc:  # noqa: BLE001 - per-message isolation: see the module docstring
-            return self._internal_error(w.event, exc)
+        key = result.ref.encode()
+        fmt = w.message.format.value
+        records = [OutputRecord(self.topics.notes_out, key, result.output, (("deid-format", fmt.encode()),))]
+        if self.topics.json_out:
+            doc = {
+                "id": result.ref, "format": fmt, "patient": result.patient_pseudonym,
+                "notes": [{"index": i, "text": d.text} for i, d in enumerate(result.notes)],
+            }  # fmt: skip
+            records.append(OutputRecord(self.topics.json_out, key, json.dumps(doc, ensure_ascii=False).encode()))
+        records.append(OutputRecord(self.topics.audit, key, self._audit(result, started)))
         largest = max(len(r.value) for r in records)
         if largest > self.max_message_bytes:
             # Publishing it would fail on the producer's size limit and block the partition.
@@ -373,30 +330,21 @@ class NoteProcessor:
             )
         return records
 
-    async def _render(self, w: _Work, texts: list[str]) -> bytes:
-        scope_header = w.header
-        scope = f"patient:{scope_header.patient_id}" if scope_header else f"note:{w.parsed.message_id}"
-        surrogates = {}
-        for type_, value in w.codec.header_values(w.event.value):
-            if (type_, value) in surrogates:
-                continue
-            if scope_header is not None and value == scope_header.patient_id:
-                surrogates[(type_, value)] = await self.surrogator.pseudonym(value)
-            else:
-                surrogates[(type_, value)] = await self.surrogator.surrogate_for(scope, type_, value)
-        return w.codec.render(w.event.value, texts, surrogates)
-
-    def _audit(self, key: bytes, pseudonym: str | None, spans: Sequence[Sequence[Span]], started: float) -> bytes:
-        flat = [s for group in spans for s in group]
+    def _audit(self, result: MessageResult, started: float) -> bytes:
+        flat = [s for note in result.notes for s in note.spans]
         by_source: Counter[str] = Counter(src for s in flat for src in s.sources)
+        policy = self.pipeline.policy
         record = {
-            "output_key": key.decode(),
-            "patient_pseudonym": pseudonym,
-            "notes": len(spans),
+            "output_key": result.ref,
+            "patient_pseudonym": result.patient_pseudonym,
+            "notes": len(result.notes),
             "replaced_by_type": dict(Counter(s.type.value for s in flat)),
             "replaced_by_source": dict(by_source),
+            "fields_by_action": dict(result.actions),
+            "policy": policy.name,
+            "policy_version": policy.version,
             "tagger_model_version": self.model_version,
-            "hmac_key_version": self.key.version,
+            "hmac_key_version": self.pipeline.surrogator.key.version,
             "processing_ms": round((time.perf_counter() - started) * 1000, 1),
         }
         return json.dumps(record, sort_keys=True).encode()

@@ -43,6 +43,9 @@ class WorkerSettings(BaseSettings):
     )
     max_message_bytes: int = Field(default=1_000_000, ge=1, description="larger inputs and notes are dead-lettered")
     dead_letter_max_bytes: int = Field(default=512 * 1024, ge=0, description="dead-letter payloads are cut to this size")
+    policy: str = Field(
+        default="surrogate", description="de-identification policy: surrogate, safe-harbor, limited-data-set or a YAML path"
+    )
     triton_url: str | None = Field(default=None, description="Triton gRPC host:port; unset = in-process tagger")
     store: str = Field(default="memory", description="'memory' or a redis:// / rediss:// (TLS) URL without password")
     secret_file: str | None = Field(default=None, description="HMAC secret file, first line [<version>:]<secret>")

@@ -51,6 +51,10 @@ class MappingStore(Protocol):
         """
         ...
 
+    async def ping(self) -> None:
+        """Return when the store answers; raise otherwise (before any work is done with it)."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -91,6 +95,9 @@ class InMemoryMappingStore:
         for name, (_, version) in zip(names, keys, strict=True):
             self._entries.setdefault(name, f"{version}:{payload}")
         return payload
+
+    async def ping(self) -> None:
+        return None  # a dict is always there
 
     async def close(self) -> None:
         self._entries.clear()

@@ -1,0 +1,164 @@
+"""The one message path: raw bytes -> loaded once -> enrich -> detect (one batch) -> decide -> render.
+
+The worker, the CLI and the library all go through ``MessagePipeline``; formats differ only in their
+loader. Invariants:
+- every leaf of every message is decided exactly once under the policy before rendering (the loaders
+  refuse to render otherwise), so a value no rule names cannot leave as received;
+- all free text of a batch (notes, text fields, decoded attachments) is detected in one
+  ``DetectionPipeline.detect_batch`` call, so the tagger sees one batch;
+- one scope per message: every surrogate and the one date offset come from the patient's scope;
+- nothing here logs or raises with values: note and message references are keyed hashes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from deid_core.message.actions import MessageContext, reference_date, structured_value
+from deid_core.message.policy import PolicyResolver
+from deid_core.message.text import replace_spans
+from deid_core.pipeline import DetectionPipeline
+from deid_core.surrogate.engine import Surrogator
+from deid_core.surrogate.keys import HmacKey, mapping_key
+from schemas import DeidentifiedNote, EnrichedNote, PatientHeader, Span
+from schemas.events import EventFormat, EventParseError
+from schemas.message import Kind, Leaf, LoadedMessage, MessageLoader
+from schemas.policy import Action, Policy
+
+_SCANNED_KINDS = frozenset({Kind.TEXT, Kind.CODE, Kind.UNKNOWN, Kind.ATTACHMENT, Kind.NAME, Kind.LOCATION, Kind.ADDRESS})
+
+
+def sniff_format(raw: bytes) -> EventFormat | None:
+    head = raw.lstrip()[:512]
+    if head.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte order mark before MSH or {
+        head = head[3:].lstrip()
+    if head.startswith(b"MSH"):
+        return EventFormat.HL7V2
+    if head.startswith(b"{"):
+        return EventFormat.FHIR if b'"resourceType"' in raw[:4096] else EventFormat.JSON
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class MessageResult:
+    output: bytes
+    notes: tuple[DeidentifiedNote, ...]
+    """The message's notes, de-identified (spans: what was replaced, offsets into the original)."""
+    ref: str
+    """A keyed hash of the message id: what logs, keys and note ids use instead of the id."""
+    patient_pseudonym: str | None
+    actions: Counter[str] = field(default_factory=Counter)
+    """How many structured values each action was applied to (for the audit record)."""
+
+
+@dataclass(slots=True)
+class _Plan:
+    message: LoadedMessage
+    header: PatientHeader | None
+    ref: str
+    decisions: list[tuple[Leaf, Action]]
+    text_slots: list[int]
+    """For each entry of the batch's texts that belongs to this message: index into ``_texts``."""
+
+
+class MessagePipeline:
+    """De-identifies whole messages under one policy. Safe to share across tasks of one event loop."""
+
+    def __init__(
+        self,
+        detection: DetectionPipeline,
+        surrogator: Surrogator,
+        policy: Policy,
+        loaders: Sequence[MessageLoader],
+        pseudonym_key: HmacKey | None = None,
+    ) -> None:
+        self.detection = detection
+        self.surrogator = surrogator
+        self.policy = policy
+        self.resolver = PolicyResolver(policy)
+        self.loaders = {loader.format: loader for loader in loaders}
+        # Output keys, refs and pseudonyms come from one stable key (the oldest of a rotating ring).
+        self.pseudonym_key = pseudonym_key or surrogator.key
+
+    # -- parse --------------------------------------------------------------------------------------
+
+    def load(self, raw: bytes, fmt: EventFormat | None = None) -> LoadedMessage:
+        fmt = fmt or sniff_format(raw)
+        loader = self.loaders.get(fmt) if fmt else None
+        if loader is None:
+            raise EventParseError("format.unknown", "not HL7 v2 (MSH), FHIR JSON or a JSON envelope")
+        return loader.load(raw)
+
+    def ref(self, message: LoadedMessage) -> str:
+        return mapping_key(self.pseudonym_key, "output", message.format.value, message.message_id).hex()[:32]
+
+    # -- de-identify --------------------------------------------------------------------------------
+
+    async def deidentify(
+        self, items: Sequence[tuple[LoadedMessage, PatientHeader | None]]
+    ) -> list[MessageResult | EventParseError]:
+        """One result per message, or the ``EventParseError`` its rendering raised (to dead-letter).
+
+        Dependency failures (tagger, store) propagate: nothing of the batch may be used then.
+        """
+        texts: list[EnrichedNote] = []
+        plans: list[_Plan] = []
+        for message, header in items:
+            ref = self.ref(message)
+            slots = []
+            for i, note in enumerate(message.notes):
+                slots.append(len(texts))
+                texts.append(EnrichedNote(f"{ref[:16]}:{i}", note.text, header))
+            decisions = [(leaf, self.resolver.action(leaf)) for leaf in message.leaves()]
+            for leaf, action in decisions:
+                if action is Action.SCAN and not leaf.binary and leaf.kind in _SCANNED_KINDS and leaf.value.strip():
+                    slots.append(len(texts))
+                    texts.append(EnrichedNote(f"{ref[:16]}:f{len(slots)}", leaf.value, header))
+            plans.append(_Plan(message, header, ref, decisions, slots))
+        spans = await self.detection.detect_batch(texts)
+        out: list[MessageResult | EventParseError] = []
+        for plan in plans:
+            mine = [(texts[i], spans[i]) for i in plan.text_slots]
+            try:
+                out.append(await self._finish(plan, mine))
+            except EventParseError as exc:
+                out.append(exc)
+        return out
+
+    async def _finish(self, plan: _Plan, detected: list[tuple[EnrichedNote, list[Span]]]) -> MessageResult:
+        message, header = plan.message, plan.header
+        scope = f"patient:{header.patient_id}" if header is not None else f"note:{plan.ref}"
+        ctx = MessageContext(
+            scope=scope,
+            patient_id=header.patient_id if header is not None else None,
+            offset_days=await self.surrogator.date_offset_days(scope),
+            reference_date=reference_date([leaf for leaf, _ in plan.decisions]),
+        )
+        replaced = await asyncio.gather(
+            *(replace_spans(n.text, s, self.policy, self.surrogator, scope) for n, s in detected)
+        )
+        note_count = len(message.notes)
+        notes = tuple(
+            DeidentifiedNote(detected[i][0].note_id, replaced[i][0], tuple(replaced[i][1]), None) for i in range(note_count)
+        )
+        scanned = iter(text for text, _ in replaced[note_count:])
+        counts: Counter[str] = Counter()
+        values: list[str | None] = []
+        for leaf, action in plan.decisions:
+            wants_scan = action is Action.SCAN and not leaf.binary and leaf.kind in _SCANNED_KINDS and leaf.value.strip()
+            values.append(
+                await structured_value(
+                    leaf, action, ctx, self.policy, self.surrogator, self.pseudonym_key, next(scanned) if wants_scan else leaf.value
+                )
+            )
+            counts[action.value] += 1
+        # Decide only after every value is known: a store failure above leaves the message untouched.
+        for (leaf, _), value in zip(plan.decisions, values, strict=True):
+            leaf.decide(value)
+        output = message.render([n.text for n in notes])
+        pseudonym = await self.surrogator.pseudonym(header.patient_id) if header is not None else None
+        notes = tuple(DeidentifiedNote(n.note_id, n.text, n.spans, pseudonym) for n in notes)
+        return MessageResult(output, notes, plan.ref, pseudonym, counts)
