@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
 from deid_core.detect.registry import build_detectors
+from deid_core.message.path import MessagePipeline
+from deid_core.message.policy import shipped_policy
 from deid_core.pipeline import DetectionPipeline
 from deid_core.surrogate.engine import Surrogator
 from deid_core.surrogate.keys import HmacKey
 from deid_core.surrogate.store import InMemoryMappingStore
 from deid_core.tagger.base import TaggerUnavailable
 from schemas import PatientHeader, PhiType, Span
-from schemas.events import EventFormat, EventParseError, HeaderSurrogates, NoteText, ParsedMessage
+from schemas.events import EventFormat, EventParseError, NoteText
+from schemas.message import Kind, Leaf
 from workers.processor import (
     DependencyUnavailable,
     InMemoryDemographics,
@@ -27,38 +31,51 @@ from workers.processor import (
 KEY = HmacKey(b"unit-test-secret-unit-test-secret", "v1")
 
 
-class TinyEnvelope:
-    """A minimal JSON codec for these tests: {"id", "text", "patient"?, "demographics"?}."""
+class TinyMessage:
+    """{"id", "text", "patient"?, "patient_ref"?, "demographics"?} as a LoadedMessage: names and ids are leaves."""
 
     format = EventFormat.JSON
 
-    def parse(self, raw: bytes) -> ParsedMessage:
+    def __init__(self, doc: dict[str, Any]) -> None:
+        self.doc = doc
+        self.message_id = doc["id"]
+        self.patient = PatientHeader.model_validate(doc["patient"]) if doc.get("patient") else None
+        self.demographics_only = bool(doc.get("demographics"))
+        self.notes = () if self.demographics_only else (NoteText(doc["id"], doc["text"]),)
+        self.patient_ref = doc.get("patient_ref") or (self.patient.patient_id if self.patient else None)
+        self._leaves: list[Leaf] = []
+        patient = doc.get("patient") or {}
+        for i in range(len(patient.get("names", []))):
+            self._leaves.append(self._leaf("$.patient.names", Kind.NAME, PhiType.PATIENT, patient["names"], i))
+        if patient:
+            self._leaves.append(self._leaf("$.patient.patient_id", Kind.IDENTIFIER, PhiType.IDNUM, patient, "patient_id"))
+        if doc.get("patient_ref"):
+            self._leaves.append(self._leaf("$.patient_ref", Kind.IDENTIFIER, PhiType.IDNUM, doc, "patient_ref"))
+
+    @staticmethod
+    def _leaf(path: str, kind: Kind, phi: PhiType, parent: Any, key: Any) -> Leaf:
+        def setter(new: str | None) -> None:
+            parent[key] = new
+
+        return Leaf(path, kind, parent[key], phi, "string", setter=setter)
+
+    def leaves(self) -> list[Leaf]:
+        return self._leaves
+
+    def render(self, note_texts: Sequence[str]) -> bytes:
+        assert all(leaf.decided for leaf in self._leaves)
+        self.doc["text"] = note_texts[0] if note_texts else None
+        return json.dumps(self.doc).encode()
+
+
+class TinyLoader:
+    format = EventFormat.JSON
+
+    def load(self, raw: bytes) -> TinyMessage:
         try:
-            doc = json.loads(raw)
+            return TinyMessage(json.loads(raw))
         except ValueError:
             raise EventParseError("json.decode", "not JSON") from None
-        patient = PatientHeader.model_validate(doc["patient"]) if doc.get("patient") else None
-        if doc.get("demographics"):
-            return ParsedMessage(EventFormat.JSON, doc["id"], (), patient, None, demographics_only=True)
-        return ParsedMessage(EventFormat.JSON, doc["id"], (NoteText(doc["id"], doc["text"]),), patient, doc.get("patient_ref"))
-
-    def header_values(self, raw: bytes) -> list[tuple[PhiType, str]]:
-        doc = json.loads(raw)
-        patient = doc.get("patient") or {}
-        ids = [patient["patient_id"]] if patient else []
-        ids += [doc["patient_ref"]] if doc.get("patient_ref") else []
-        return [(PhiType.PATIENT, n) for n in patient.get("names", [])] + [(PhiType.IDNUM, i) for i in ids]
-
-    def render(self, raw: bytes, texts: Sequence[str], surrogates: HeaderSurrogates) -> bytes:
-        doc = json.loads(raw)
-        doc["text"] = texts[0]
-        if doc.get("patient"):
-            p = doc["patient"]
-            p["names"] = [surrogates[(PhiType.PATIENT, n)] for n in p.get("names", [])]
-            p["patient_id"] = surrogates[(PhiType.IDNUM, p["patient_id"])]
-        if doc.get("patient_ref"):
-            doc["patient_ref"] = surrogates[(PhiType.IDNUM, doc["patient_ref"])]
-        return json.dumps(doc).encode()
 
 
 class DownTagger:
@@ -73,7 +90,8 @@ class DownTagger:
 
 def _processor(tagger: object | None = None) -> NoteProcessor:
     detection = DetectionPipeline(build_detectors(["rules", "header"]), tagger)  # type: ignore[arg-type]
-    return NoteProcessor(detection, Surrogator(InMemoryMappingStore(), KEY), KEY, [TinyEnvelope()], InMemoryDemographics(), TopicNames())
+    pipeline = MessagePipeline(detection, Surrogator(InMemoryMappingStore(), KEY), shipped_policy("surrogate"), [TinyLoader()])
+    return NoteProcessor(pipeline, InMemoryDemographics(), TopicNames())
 
 
 def _event(doc: dict[str, object] | bytes, offset: int = 0) -> InputEvent:
