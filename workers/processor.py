@@ -34,7 +34,7 @@ from deid_core.enrich import merge_headers
 from deid_core.message.path import MessagePipeline, MessageResult, sniff_format
 from deid_core.tagger.base import TaggerUnavailable
 from schemas import PatientHeader
-from schemas.events import EventParseError
+from schemas.events import EventFormat, EventParseError
 from schemas.message import LoadedMessage
 from workers.health import STORE, TAGGER
 from workers.lake import LakeRow
@@ -167,9 +167,9 @@ class NoteProcessor:
         self.topics = topics
         self.model_version = model_version
 
-    def output_key(self, message: LoadedMessage) -> bytes:
+    def output_key(self, fmt: EventFormat, message_id: str) -> bytes:
         # Keyed hash: stable across workers and redeliveries, reveals nothing about the message id.
-        return self.pipeline.ref(message).encode()
+        return self.pipeline.ref_for(fmt, message_id).encode()
 
     def dead_letter(self, event: InputEvent, code: str, message: str) -> OutputRecord:
         source = f"{event.topic}/{event.partition}/{event.offset}".encode()

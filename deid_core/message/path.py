@@ -93,7 +93,11 @@ class MessagePipeline:
         return loader.load(raw)
 
     def ref(self, message: LoadedMessage) -> str:
-        return mapping_key(self.pseudonym_key, "output", message.format.value, message.message_id).hex()[:32]
+        return self.ref_for(message.format, message.message_id)
+
+    def ref_for(self, fmt: EventFormat, message_id: str) -> str:
+        """A keyed hash of the message id: output keys, note ids and logs use it instead of the id."""
+        return mapping_key(self.pseudonym_key, "output", fmt.value, message_id).hex()[:32]
 
     # -- de-identify --------------------------------------------------------------------------------
 

@@ -173,7 +173,7 @@ class Surrogator:
         surrogate = dict(zip(order, results, strict=True))
         replacements = [(s, surrogate[(s.type, text[s.start : s.end])]) for s in spans]
         pseudonym = await self.pseudonym(note.patient.patient_id) if note.patient is not None else None
-        logger.debug("note %s: %d spans replaced", note.note_id, len(spans))
+        logger.debug("%d spans replaced", len(spans))
         return DeidentifiedNote(
             note_id=note.note_id,
             text=render(text, replacements),
