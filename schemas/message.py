@@ -82,11 +82,14 @@ class Leaf:
     setter: Callable[[str | None], None] = field(default=lambda _v: None, repr=False)
     """Writes the new value; ``None`` removes it (HL7: empties it; FHIR: drops the element)."""
     decided: bool = field(default=False, repr=False)
+    result: str | None = field(default=None, repr=False)
+    """The value it leaves with (``None``: removed), once decided; for audits and tests."""
 
     def decide(self, new: str | None) -> None:
         if self.decided:
             raise RuntimeError(f"leaf {self.path} decided twice")
         self.decided = True
+        self.result = new
         if new != self.value:
             self.setter(new)
 

@@ -35,7 +35,7 @@ OLD_PATIENT = (
     "MSH|^~\\&|EPIC|HOSP|LAB|HOSP|20240611093000-0500||ORU^R01|OLD0001|P|2.5.1\r"
     "PID|1||97000001^^^HOSP^MR||Quorvath^Zyltha||19300122000000+0215|F\r"
     "OBR|1|ORD1|FIL1|NOTE^Progress note|||20240610080000\r"
-    "OBX|1|TX|NOTE^Note||Ms. Quorvath, 94, seen 06/10/2024.||||||F|||20240610\r"
+    "OBX|1|TX|NOTE^Note||Ms. Quorvath is a 94-year-old seen 06/10/2024.||||||F|||20240610\r"
 )
 
 
