@@ -159,5 +159,5 @@ class EnvelopeLoader:
             record = EnvelopeRecord.model_validate(obj)
         except ValidationError as exc:
             # Locations and error types only: pydantic's messages can quote the input.
-            raise EventParseError("json.invalid", describe_fhir_validation_error(exc)) from None
+            raise EventParseError("json.invalid", describe_fhir_validation_error(exc, EnvelopeRecord, obj)) from None
         return LoadedEnvelope(obj, record).build()

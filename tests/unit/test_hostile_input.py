@@ -23,7 +23,9 @@ from deid_core.surrogate.store import InMemoryMappingStore
 from deid_core.tagger.base import TaggerUnavailable
 from schemas import Span
 from tests import hostile_strategies as hs
-from workers.compose import build_codecs
+from deid_core.message.path import MessagePipeline
+from deid_core.message.policy import shipped_policy
+from workers.compose import build_loaders
 from workers.processor import (
     DependencyUnavailable,
     InMemoryDemographics,
@@ -41,7 +43,7 @@ KNOWN_CODES = frozenset({
     "hl7.not_hl7", "hl7.decode", "hl7.malformed", "hl7.unsupported_type", "hl7.missing_pid", "hl7.multi_patient",
     "hl7.no_text",
     "fhir.json", "fhir.invalid", "fhir.base64", "fhir.charset", "fhir.unsupported_resource", "fhir.missing_id",
-    "fhir.no_text",
+    "fhir.no_text", "fhir.render_invalid", "hl7.render_invalid",
     "json.decode", "json.invalid",
 })
 # Outcomes tallied per format over the whole session (printed with -s; read by the report).
@@ -54,9 +56,11 @@ def _settings(max_examples: int) -> settings:
 
 def _processor(tagger: object | None = None, **limits: int) -> NoteProcessor:
     detection = DetectionPipeline(build_detectors(["rules", "header"]), tagger)  # type: ignore[arg-type]
-    return NoteProcessor(
-        detection, Surrogator(InMemoryMappingStore(), KEY), KEY, build_codecs(), InMemoryDemographics(), TOPICS, **limits
-    )
+    return NoteProcessor(_pipeline(detection), InMemoryDemographics(), TOPICS, **limits)
+
+
+def _pipeline(detection: DetectionPipeline) -> MessagePipeline:
+    return MessagePipeline(detection, Surrogator(InMemoryMappingStore(), KEY), shipped_policy("surrogate"), build_loaders())
 
 
 def _check(processor: NoteProcessor, raws: Sequence[bytes], tally: Counter[str]) -> list[OutputRecord]:
@@ -235,7 +239,7 @@ class _ExplodingDetector:
 
 def test_a_poison_message_is_dead_lettered_alone_and_the_rest_of_the_batch_is_published() -> None:
     detection = DetectionPipeline([*build_detectors(["rules", "header"]), _ExplodingDetector()], None)  # type: ignore[list-item]
-    processor = NoteProcessor(detection, Surrogator(InMemoryMappingStore(), KEY), KEY, build_codecs(), InMemoryDemographics())
+    processor = NoteProcessor(_pipeline(detection), InMemoryDemographics())
     raws = [json.dumps({"id": f"n{i}", "text": "POISON here" if i == 2 else f"Seen 03/0{i + 1}/2014."}).encode() for i in range(5)]
     records, stats = asyncio.run(processor.process_batch([InputEvent(r, "in", 0, i) for i, r in enumerate(raws)]))
     dead = [r for r in records if r.topic == TOPICS.dead_letter]

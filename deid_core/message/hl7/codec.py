@@ -1,9 +1,11 @@
 """HL7 v2 loader: a message parsed once into typed leaves (every value), notes and the patient header.
 
 Fail closed: every non-empty value of every field of every segment is a ``Leaf`` (MSH-1 and MSH-2 are
-structure; note text is the notes), typed by the v2.5.1 tables and ``datatypes.yaml`` (``kinds``), so a
-value nobody wrote a rule for is still decided by the policy, and ``render`` refuses to write while any
-leaf is undecided. HL7's explicit null ``""`` and blank values carry nothing and are not leaves.
+structure; note text is the notes), typed by the v2.5.1 tables and ``datatypes.yaml`` (``kinds``) and,
+where v2.5.1 does not define a position, by the newest tables hl7apy ships (PRT, MSH-22..25, PID-40,
+NTE-5..8, XTN.13-18, ...: ``tables.fallback_fields``). A value neither defines is UNKNOWN and still
+decided by the policy, and ``render`` refuses to write while any leaf is undecided. HL7's explicit null
+``""`` and blank values carry nothing and are not leaves.
 
 Paths are ``SEG-F.C.S`` (1-based, always down to the subcomponent: ``PID-5.1.1``, ``PID-7.1.1``); the
 repetition is not part of the path. ``value`` is unescaped; a leaf's setter writes the new value escaped
@@ -244,7 +246,7 @@ class Hl7Loader:
 
     @staticmethod
     def describe() -> list[LeafSpec]:
-        """The leaf specs of every field of every v2.5.1 segment."""
+        """The leaf specs of every field of every v2.5.1 segment (``fallback_field_specs``: the rest)."""
         return [spec for segment in segment_names() for spec in field_specs(segment)]
 
 
@@ -284,6 +286,25 @@ def field_specs(segment: str) -> list[LeafSpec]:
     return specs
 
 
+def fallback_segment_names() -> tuple[str, ...]:
+    """The segment ids only the newer tables define (PRT, ARV, ...): ``segment_names`` lists v2.5.1's."""
+    return tables.fallback_segment_names()
+
+
+def fallback_field_specs(segment: str) -> list[LeafSpec]:
+    """The leaf specs of the fields of ``segment`` that only the newer tables define (MSH-22..25,
+    PID-40, every field of PRT, ...), down to subcomponents; empty if there are none."""
+    fields = tables.fallback_fields(segment)
+    specs: list[LeafSpec] = []
+    for f, found in enumerate(fields or (), 1):
+        if found is None or not found.newer:
+            continue
+        for c, s in _positions(found.node):
+            v = field_value_spec(segment, f, c, s)
+            specs.append(LeafSpec(f"{segment}-{f}.{c}.{s}", v.kind, v.phi_type, v.datatype, v.types, v.role))
+    return specs
+
+
 def value_type_specs(value_type: str) -> list[LeafSpec]:
     """The leaf specs of OBX-5 under OBX-2 ``value_type`` (empty if no table knows it)."""
     node = tables.value_type_node(value_type)
@@ -300,6 +321,8 @@ __all__ = [
     "DEFAULT_DEMOGRAPHIC_EVENTS",
     "Hl7Loader",
     "Hl7Message",
+    "fallback_field_specs",
+    "fallback_segment_names",
     "field_specs",
     "segment_names",
     "value_type_specs",

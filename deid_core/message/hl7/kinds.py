@@ -1,10 +1,13 @@
 """What each HL7 v2 value is: its ``Kind``, PHI type, datatype and role, from ``datatypes.yaml``.
 
 ``field_value_spec`` answers for a position (segment, field, component, subcomponent) of a segment the
-v2.5.1 tables define, ``value_type_spec`` for OBX-5 under the OBX-2 value type. Both are pure functions
-of the tables and the YAML (cached); a few answers depend on a sibling value in the same repetition
-(CX.5 refines CX.1's PHI type, ED.2-4 say whether ED.5 is text), which the spec names for the codec to
-read (``phi_ref``, ``attachment``).
+v2.5.1 tables define, ``value_type_spec`` for OBX-5 under the OBX-2 value type. Where v2.5.1 does not
+define the position, the newer tables answer (``tables.fallback_fields``: PRT, MSH-22, PID-40, XTN.13,
+...); a field that is only the newer tables' gets the ``newer_fields`` corrections of datatypes.yaml,
+never the v2.5.1 ``fields`` ones, which were written for whatever v2.5.1 has at that number. Both are
+pure functions of the tables and the YAML (cached); a few answers depend on a sibling value in the same
+repetition (CX.5 refines CX.1's PHI type, ED.2-4 say whether ED.5 is text), which the spec names for
+the codec to read (``phi_ref``, ``attachment``).
 
 Fail closed: a segment, field, component or subcomponent the tables do not define, and a datatype no
 table or rule names, is ``Kind.UNKNOWN``.
@@ -19,7 +22,13 @@ from typing import Any
 
 import yaml
 
-from deid_core.message.hl7.tables import TypeNode, segment_fields, value_type_node
+from deid_core.message.hl7.tables import (
+    TypeNode,
+    fallback_fields,
+    fallback_value_type_node,
+    segment_fields,
+    value_type_node,
+)
 from schemas.message import Kind, Role
 from schemas.phi import PhiType
 
@@ -75,6 +84,8 @@ class _Config:
     attachments: Attachments
     names: dict[str, PhiType]
     fields: dict[str, _Rule]
+    newer_fields: dict[str, _Rule]
+    newer_names: dict[str, PhiType]
 
 
 def _rule(data: Any) -> _Rule:
@@ -132,6 +143,8 @@ def config() -> _Config:
         ),
         names={key: PhiType.parse(t) for key, t in data["names"].items()},
         fields={str(key): _rule(r) for key, r in data["fields"].items()},
+        newer_fields={str(key): _rule(r) for key, r in data["newer_fields"].items()},
+        newer_names={key: PhiType.parse(t) for key, t in data["newer_names"].items()},
     )
 
 
@@ -164,19 +177,17 @@ def _at(level: int, comp: int, n: int) -> tuple[int, int]:
     return (n, 1) if level == 0 else (comp, n)
 
 
-def _from_datatypes(node: TypeNode | None, comp: int, sub: int) -> ValueSpec:
-    """The spec from the datatype rules alone, or UNKNOWN beyond what the tables define."""
-    if node is None:
-        return UNKNOWN
+def _from_datatypes(node: TypeNode, comp: int, sub: int) -> ValueSpec | None:
+    """The spec from the datatype rules alone, or None beyond what ``node`` defines."""
     chain: list[tuple[TypeNode, int]] = []  # (composite, 1-based child number), outermost first
     value = node
     for n in (comp, sub):
         if not value.children:
             if n != 1:
-                return UNKNOWN  # a component or subcomponent the datatype does not have
+                return None  # a component or subcomponent the datatype does not have
             continue
-        if n > len(value.children):
-            return UNKNOWN
+        if not 0 < n <= len(value.children):
+            return None
         chain.append((value, n))
         value = value.children[n - 1]
     cfg = config()
@@ -198,16 +209,24 @@ def _from_datatypes(node: TypeNode | None, comp: int, sub: int) -> ValueSpec:
     return ValueSpec(primitive.kind, primitive.phi, primitive.datatype or value.datatype, types)
 
 
-def _corrected(spec: ValueSpec, segment: str, field: int, comp: int, sub: int) -> ValueSpec:
+def _corrected(
+    spec: ValueSpec, segment: str, field: int, comp: int, sub: int, newer: bool = False
+) -> ValueSpec:
+    """``spec`` with the YAML's corrections. ``newer``: the field is the newer tables' alone (v2.5.1 has
+    no field there or only a reserved one), so the corrections keyed by field are ``newer_fields`` and
+    ``newer_names``; ``fields`` and the field keys of ``names`` were written for v2.5.1's fields and
+    never apply (a v2.5.1 key may name another field at that number)."""
     if spec.kind is Kind.UNKNOWN:
         return spec
     cfg = config()
     if spec.kind is Kind.NAME:
-        who = cfg.names.get(f"{segment}-{field}", cfg.names.get(segment))
+        by_field = cfg.newer_names if newer else cfg.names
+        who = by_field.get(f"{segment}-{field}", cfg.names.get(segment))
         if who is not None:
             spec = replace(spec, phi_type=who, phi_ref=None, phi_table="")
+    rules = cfg.newer_fields if newer else cfg.fields
     for key in (f"{segment}-{field}", f"{segment}-{field}.{comp}", f"{segment}-{field}.{comp}.{sub}"):
-        rule = cfg.fields.get(key)
+        rule = rules.get(key)
         if rule is not None:
             spec = _apply(spec, rule)
     return spec
@@ -215,15 +234,32 @@ def _corrected(spec: ValueSpec, segment: str, field: int, comp: int, sub: int) -
 
 @lru_cache(maxsize=1 << 16)  # bounded: component and subcomponent numbers come from the message
 def field_value_spec(segment: str, field: int, comp: int, sub: int) -> ValueSpec:
-    """The spec of ``segment-field.comp.sub``; OBX-5 and other 'varies' fields are UNKNOWN here."""
+    """The spec of ``segment-field.comp.sub``; OBX-5 and other 'varies' fields are UNKNOWN here.
+
+    v2.5.1 answers for every position it defines; the newer tables (``fallback_fields``) for the rest.
+    """
     fields = segment_fields(segment)
-    if fields is None or not 0 < field <= len(fields):
+    if fields is not None and 0 < field <= len(fields) and fields[field - 1].datatype:
+        spec = _from_datatypes(fields[field - 1], comp, sub)
+        if spec is not None:
+            return _corrected(spec, segment, field, comp, sub)
+    merged = fallback_fields(segment)
+    found = merged[field - 1] if merged is not None and 0 < field <= len(merged) else None
+    spec = _from_datatypes(found.node, comp, sub) if found is not None else None
+    if found is None or spec is None:
         return UNKNOWN
-    return _corrected(_from_datatypes(fields[field - 1], comp, sub), segment, field, comp, sub)
+    return _corrected(spec, segment, field, comp, sub, newer=found.newer)
 
 
 @lru_cache(maxsize=1 << 12)
 def value_type_spec(segment: str, field: int, value_type: str, comp: int, sub: int) -> ValueSpec:
-    """The spec of a 'varies' field's value under the datatype another field names (OBX-5 by OBX-2)."""
-    node = value_type_node(value_type)
-    return _corrected(_from_datatypes(node, comp, sub), segment, field, comp, sub)
+    """The spec of a 'varies' field's value under the datatype another field names (OBX-5 by OBX-2):
+    the v2.5.1 (or, for withdrawn types, v2.4) datatype, extended by the newer tables."""
+    spec = None
+    for node in (value_type_node(value_type), fallback_value_type_node(value_type)):
+        spec = _from_datatypes(node, comp, sub) if node is not None else None
+        if spec is not None:
+            break
+    if spec is None:
+        return UNKNOWN
+    return _corrected(spec, segment, field, comp, sub)

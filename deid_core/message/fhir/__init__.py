@@ -1,0 +1,1 @@
+"""FHIR R4 (validated with the fhir.resources R4B models) as a ``LoadedMessage``: every primitive a typed leaf."""
