@@ -9,7 +9,14 @@ import pytest
 
 from deid_core.message import datetimes
 from deid_core.message.actions import MessageContext, pseudonymize, structured_value
-from deid_core.message.policy import SHIPPED, PolicyError, PolicyResolver, load_policy, parse_policy, shipped_policy
+from deid_core.message.policy import (
+    SHIPPED,
+    PolicyError,
+    PolicyResolver,
+    load_policy,
+    parse_policy,
+    shipped_policy,
+)
 from deid_core.message.text import replace_spans, reported, zip3
 from deid_core.surrogate.engine import Surrogator
 from deid_core.surrogate.keys import HmacKey
