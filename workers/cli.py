@@ -1,4 +1,4 @@
-"""The ``deid`` command line: detect, deidentify, eval, corpus and demo.
+"""The ``deid`` command line: detect, deidentify, eval, corpus, demo, worker and serve.
 
 Input records are JSONL ``{"id", "text", "patient"?}``. All input is read and validated before any
 output is written, so a bad line means a clear error on stderr, a non-zero exit and no partial output.
@@ -40,6 +40,10 @@ EXIT_FAILURE = 1
 
 class CliError(Exception):
     """An error whose message is safe and sufficient to show the user."""
+
+
+class BadInputError(CliError):
+    """Bad input (exit code 2); the message names files and error codes, never their content."""
 
 
 # ---------------------------------------------------------------------------------------------- helpers
@@ -234,7 +238,7 @@ async def _deidentify_async(args: argparse.Namespace, work: Any) -> Any:
         raise CliError(f"{exc}; nothing was written") from None
     except DeidentifyError as exc:
         if exc.bad_input:
-            raise InputError(str(exc)) from None
+            raise BadInputError(f"{exc}; no output was written") from None
         raise CliError(str(exc)) from None
     finally:
         bar.close()
@@ -281,7 +285,7 @@ def cmd_deidentify(args: argparse.Namespace) -> int:
     try:
         inputs = read_inputs(args.input)
     except DeidentifyError as exc:
-        raise (InputError(str(exc)) if exc.bad_input else CliError(str(exc))) from None
+        raise (BadInputError(str(exc)) if exc.bad_input else CliError(str(exc))) from None
 
     class _Messages:
         total = len(inputs)
@@ -491,6 +495,18 @@ def cmd_worker(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """The HTTP service (workers/serve.py) on uvicorn; settings from DEID_* variables and --settings-file."""
+    if args.settings_file is not None and not Path(args.settings_file).is_file():
+        raise CliError(f"--settings-file {args.settings_file} is not a readable file")
+    from workers.serve import ConfigurationError, run_server
+
+    try:
+        return run_server(args.host, args.port, args.settings_file)
+    except ConfigurationError as exc:
+        raise CliError(str(exc)) from None
+
+
 # ------------------------------------------------------------------------------------------------ parser
 
 
@@ -587,6 +603,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--loglevel", default="warning", help="faust log level (default: %(default)s)")
     p.set_defaults(func=cmd_worker)
 
+    p = sub.add_parser("serve", help="run the HTTP service: /v1/detect, /v1/deidentify, /v1/hl7, /fhir/$de-identify")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
+    p.add_argument("--port", type=int, default=8080, help="port to listen on (default: %(default)s)")
+    p.add_argument("--settings-file", help="a file of DEID_*=value lines; the environment overrides it")
+    p.set_defaults(func=cmd_serve)
+
     p = sub.add_parser(
         "demo", help="run the service on embedded defaults: local broker, a worker, HL7/FHIR/JSON samples; summarise"
     )
@@ -616,7 +638,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except CliError as exc:
         print(f"deid {args.command}: error: {exc}", file=sys.stderr)
-        return EXIT_FAILURE
+        return EXIT_BAD_INPUT if isinstance(exc, BadInputError) else EXIT_FAILURE
     except BrokenPipeError:
         return EXIT_OK
     except KeyboardInterrupt:
