@@ -441,7 +441,9 @@ def test_reference_leaves_hold_the_id_part() -> None:
     assert refs == ["pat-1", "pat-1", "pat-1", PRAC_UUID, "cont1", "identifier=http://example.org/sr|SR-9"]
     assert all(leaf.kind is Kind.IDENTIFIER and leaf.types == ("Reference",) for leaf in msg.leaves() if leaf.path.endswith(".reference"))
     assert [leaf.value for leaf in by_path(msg, "Bundle.entry.fullUrl")] == ["pat-1", PRAC_UUID, "0a0b0c0d-1111-4222-8333-444455556666"]
-    assert [leaf.value for leaf in by_path(msg, "Bundle.entry.request.url")] == ["Patient/pat-1", "Practitioner", "Observation"]
+    # Transaction URLs are references too; a bare type (POST) is a code.
+    assert [leaf.value for leaf in by_path(msg, "Bundle.entry.request.url")] == ["pat-1", "Practitioner", "Observation"]
+    assert [leaf.kind for leaf in by_path(msg, "Bundle.entry.request.url")] == [Kind.IDENTIFIER, Kind.CODE, Kind.CODE]
 
 
 def pseudonym(value: str) -> str:
@@ -449,7 +451,7 @@ def pseudonym(value: str) -> str:
 
 
 def _pseudonymize_ids(leaf: Leaf) -> str | None:
-    if leaf.kind is Kind.IDENTIFIER and (leaf.path.endswith((".id", ".reference")) or leaf.path == "Bundle.entry.fullUrl"):
+    if leaf.kind is Kind.IDENTIFIER and (leaf.path.endswith((".id", ".reference")) or leaf.path in ("Bundle.entry.fullUrl", "Bundle.entry.request.url")):
         return pseudonym(leaf.value)
     return leaf.value
 
@@ -498,6 +500,26 @@ def test_pseudonyms_keep_the_big_bundle_resolving() -> None:
     out = render(load(big_bundle()), _pseudonymize_ids)
     _resolves(out)
     assert "pat-1" not in json.dumps(out)
+
+
+def test_transaction_urls_keep_pointing_at_their_resources() -> None:
+    bundle = {
+        "resourceType": "Bundle", "id": "tx-1", "type": "transaction",
+        "entry": [
+            {"fullUrl": "http://example.org/fhir/Patient/pat-1", "resource": {"resourceType": "Patient", "id": "pat-1"},
+             "request": {"method": "PUT", "url": "Patient/pat-1"}},
+            {"resource": {"resourceType": "Observation", "status": "final", "code": {"text": "x"},
+                          "subject": {"reference": "Patient/pat-1"}},
+             "request": {"method": "POST", "url": "Observation"}},
+            {"request": {"method": "DELETE", "url": "Patient?identifier=http://hosp/mrn|97001234"}},
+        ],
+    }  # fmt: skip
+    out = render(load(bundle), _pseudonymize_ids)
+    new_id = pseudonym("pat-1")
+    assert out["entry"][0]["resource"]["id"] == new_id
+    assert out["entry"][0]["request"]["url"] == f"Patient/{new_id}"
+    assert out["entry"][1]["request"]["url"] == "Observation"  # a bare type names no one
+    assert "97001234" not in json.dumps(out) and out["entry"][2]["request"]["url"].startswith("Patient?")
 
 
 # --- rendering --------------------------------------------------------------------------------------

@@ -84,11 +84,13 @@ ELEMENT_RULES: dict[tuple[str, str], Rule] = {
     ("Reference", "display"): _TEXT,
     ("Reference", "type"): _CODE,
     ("BundleEntry", "fullUrl"): Rule(Kind.IDENTIFIER, PhiType.IDNUM, form=Form.FULL_URL),
-    # Whole values: search and transaction URLs carry ids and MRNs in their queries.
+    # Paging links and conditional-create queries carry ids and MRNs: one whole value each.
     ("BundleLink", "url"): _ID,
-    ("BundleEntryRequest", "url"): _ID,
     ("BundleEntryRequest", "ifNoneExist"): _ID,
-    ("BundleEntryResponse", "location"): _ID,
+    # Transaction URLs are references ("PUT Patient/123", "Patient?identifier=..."): the id inside gets
+    # the same pseudonym as the entry's resource id, so the transaction still means the same.
+    ("BundleEntryRequest", "url"): Rule(Kind.IDENTIFIER, PhiType.IDNUM, form=Form.REFERENCE),
+    ("BundleEntryResponse", "location"): Rule(Kind.IDENTIFIER, PhiType.IDNUM, form=Form.REFERENCE),
     ("Attachment", "data"): Rule(Kind.ATTACHMENT),
     ("Attachment", "url"): _TEXT,  # where the content is: a URL may name the patient or the record
     ("Attachment", "title"): _TEXT,

@@ -175,7 +175,10 @@ class TreeBuilder:
     def _leaf(self, parent: dict[str, Any] | list[Any], slot: str | int, path: str, rule: Rule, datatype: str, types: tuple[str, ...]) -> None:
         raw = parent[slot]  # type: ignore[index]
         text = raw if isinstance(raw, str) else json.dumps(raw)
-        if rule.form is Form.REFERENCE and isinstance(raw, str):
+        if rule.form is Form.REFERENCE and isinstance(raw, str) and schema.resource_class(raw) is not None:
+            rule = Rule(Kind.CODE)  # a bare resource type ("POST Patient"): names no one
+            split = refs.Split("", raw)
+        elif rule.form is Form.REFERENCE and isinstance(raw, str):
             split = refs.split_reference(raw)
         elif rule.form is Form.FULL_URL and isinstance(raw, str):
             split = refs.split_full_url(raw)
