@@ -32,6 +32,7 @@ from typing import Protocol
 
 from deid_core.enrich import merge_headers
 from deid_core.message.path import MessagePipeline, MessageResult, sniff_format
+from deid_core.surrogate.store import StoreUnavailable
 from deid_core.tagger.base import TaggerUnavailable
 from schemas import PatientHeader
 from schemas.events import EventFormat, EventParseError
@@ -94,12 +95,8 @@ def dependency_errors() -> Iterator[None]:
         yield
     except TaggerUnavailable as exc:
         raise DependencyUnavailable(TAGGER, f"tagger: {exc}") from None
-    except (ConnectionError, OSError, TimeoutError) as exc:
-        raise DependencyUnavailable(STORE, f"mapping store: {type(exc).__name__}") from None
-    except Exception as exc:
-        if type(exc).__module__.startswith("redis"):
-            raise DependencyUnavailable(STORE, f"mapping store: {type(exc).__name__}") from None
-        raise
+    except StoreUnavailable as exc:
+        raise DependencyUnavailable(STORE, f"mapping store: {exc}") from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 from deid_core.surrogate.engine import SurrogateConfig, Surrogator, patient_scope
 from deid_core.surrogate.keys import HmacKey, KeyRing, load_keyring, load_secret, mapping_key
-from deid_core.surrogate.store import InMemoryMappingStore, MappingStore, RedisMappingStore
+from deid_core.surrogate.store import InMemoryMappingStore, MappingStore, RedisMappingStore, StoreUnavailable
 
 __all__ = [
     "HmacKey",
@@ -10,6 +10,7 @@ __all__ = [
     "KeyRing",
     "MappingStore",
     "RedisMappingStore",
+    "StoreUnavailable",
     "SurrogateConfig",
     "Surrogator",
     "load_keyring",

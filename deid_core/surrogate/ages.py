@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from deid_core.detect.rules.ages import age_value
+from deid_core.agewords import age_value
 
 _UNITS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,

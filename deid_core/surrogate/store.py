@@ -35,9 +35,17 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.exceptions import RedisError
 
 VersionedKey = tuple[bytes, str]
 """A mapping key (an HMAC digest) and the version label of the HMAC key that made it."""
+
+
+class StoreUnavailable(RuntimeError):
+    """The store cannot answer now (down, unreachable, timed out): retry later, publish nothing.
+
+    The message names the underlying error type only, never keys or values.
+    """
 
 
 @runtime_checkable
@@ -52,7 +60,7 @@ class MappingStore(Protocol):
         ...
 
     async def ping(self) -> None:
-        """Return when the store answers; raise otherwise (before any work is done with it)."""
+        """Return when the store answers; raise ``StoreUnavailable`` otherwise."""
         ...
 
     async def close(self) -> None: ...
@@ -214,13 +222,19 @@ class RedisMappingStore:
         return self._prefix + entry_name(scope, key)
 
     async def ping(self) -> None:
-        """Raise (a redis-py ``ConnectionError``/``TimeoutError``) unless the server answers."""
-        await self._client.ping()
+        """Raise ``StoreUnavailable`` unless the server answers."""
+        try:
+            await self._client.ping()
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(f"redis: {type(exc).__name__}") from None
 
     async def settle(self, scope: str, keys: Sequence[VersionedKey], candidate: str) -> str:
         _check_keys(keys)
         names = [self.redis_key(scope, key) for key, _ in keys]
-        value = await self._settle_script(keys=names, args=[self._ttl, candidate, *(v for _, v in keys)])
+        try:
+            value = await self._settle_script(keys=names, args=[self._ttl, candidate, *(v for _, v in keys)])
+        except (RedisError, OSError) as exc:  # redis-py's ConnectionError/TimeoutError are RedisErrors
+            raise StoreUnavailable(f"redis: {type(exc).__name__}") from None
         return str(value)
 
     async def close(self) -> None:

@@ -17,7 +17,7 @@ from deid_core.surrogate import (
     RedisMappingStore,
     Surrogator,
 )
-from deid_core.surrogate.store import entry_name
+from deid_core.surrogate.store import StoreUnavailable, entry_name
 from schemas import EnrichedNote, PatientHeader, PhiType, Span
 
 KEY = HmacKey(secret=b"contract-test-secret-0123456789", version="v1")
@@ -348,11 +348,17 @@ async def test_redis_pool_bounds_connections(redis_url: str) -> None:
         await store.close()
 
 
-async def test_redis_ping_fails_on_unreachable_server() -> None:
+async def test_redis_fails_with_its_own_error_on_unreachable_server() -> None:
     store = RedisMappingStore.from_url("redis://127.0.0.1:1/0")
-    with pytest.raises(redis.exceptions.ConnectionError):
+    with pytest.raises(StoreUnavailable, match="ConnectionError"):
         await store.ping()
+    with pytest.raises(StoreUnavailable):
+        await store.settle("s", [(_key(1), "v1")], "c")
     await store.close()
+
+
+async def test_in_memory_store_pings() -> None:
+    await InMemoryMappingStore().ping()
 
 
 def test_in_memory_store_satisfies_protocol() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from deid_core.agewords import age_value
 from deid_core.detect.rules import build_rule_detector
-from deid_core.detect.rules.ages import age_value
 from schemas import EnrichedNote, PhiType, Span
 
 

@@ -1,4 +1,4 @@
-"""AGE patterns and ``age_value``.
+"""AGE patterns (``age_value`` reads their values: ``deid_core.agewords``).
 
 Following the i2b2 2014 annotation, only the age itself is tagged ("<72>-year-old", "aged <72>",
 "in her <80s>"), never "year old". Spans whose value is >= 90 carry ``age>=90`` in their explanation
@@ -9,27 +9,12 @@ from __future__ import annotations
 
 import re
 
+from deid_core.agewords import DECADE_WORDS, TEENS_WORDS, TENS_WORDS, UNITS_WORDS, age_value
 from deid_core.detect.base import Pattern
 from deid_core.detect.rules.context import digit_start, next_word, preceded_by, word_start
 from schemas import PhiType
 
-_UNITS_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-}
-_TEENS_WORDS = {
-    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-    "seventeen": 17, "eighteen": 18, "nineteen": 19,
-}
-_TENS_WORDS = {
-    "twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-    "eighty": 80, "ninety": 90,
-}
-_DECADE_WORDS = {
-    "twenties": 20, "thirties": 30, "forties": 40, "fifties": 50, "sixties": 60, "seventies": 70,
-    "eighties": 80, "nineties": 90,
-}
-
-_NUMBER_WORDS = (*_UNITS_WORDS, *_TEENS_WORDS, *_TENS_WORDS, "hundred")
+_NUMBER_WORDS = (*UNITS_WORDS, *TEENS_WORDS, *TENS_WORDS, "hundred")
 # A spelled number: "seventy-two", "ninety three", "one hundred and two" (value checked by age_value).
 _WORD_NUMBER = (
     rf"{word_start(_NUMBER_WORDS)}(?![A-Za-z])"
@@ -39,15 +24,12 @@ _AGE_LEFT = digit_start(r"\d.,")
 _SEX_AGE_LEFT = digit_start(r"\w.,/\-")
 _DIGITS_AGE = rf"{_AGE_LEFT}\d{{0,2}}(?!\d|[.,]\d)"
 _AGE_CUE = word_start(("age", "aged", "ages", r"at\s+age"))
-_DECADE = rf"(?:\d0['\u2019]?s|{'|'.join(_DECADE_WORDS)})"
+_DECADE = rf"(?:\d0['\u2019]?s|{'|'.join(DECADE_WORDS)})"
 _YEAR_OLD = (
     r"(?i:[\s\-]*(?:years?|yrs?|y)[\s\-]*(?:of[\s\-]+age|old)\b|[\s\-]*(?:y/o|y\.o\.?|yo\b|yo[mfw]\b))"
 )
 
 _MAX_AGE = 125
-
-_DIGITS = re.compile(r"\d+")
-_WORDS = re.compile(r"[a-z]+")
 
 # "gestational age 32", "bone age 12": ages of something else or in weeks.
 _NOT_PERSON_AGE = frozenset({"gestational", "bone", "corrected", "menstrual", "postmenstrual", "developmental",
@@ -59,35 +41,6 @@ _FRENCH_AFTER = frozenset({"catheter", "foley", "tube", "sheath", "ng", "ngt", "
                            "introducer", "fr", "french", "cath", "chest", "ett", "et", "trach", "picc", "dilator",
                            "suction", "stent", "cannula"})
 _DURATION_AFTER = frozenset({"days", "day", "weeks", "week", "wks", "months", "month", "mos", "hours", "hrs", "h"})
-
-
-def age_value(span_text: str) -> int | None:
-    """The numeric age in an AGE span's text ("72", "72-year-old", "seventy-two", "93yo", "90s")."""
-    low = span_text.lower()
-    digits = _DIGITS.search(low)
-    if digits:
-        return int(digits.group())
-    total = 0
-    seen = False
-    for word in _WORDS.findall(low):
-        if word in _UNITS_WORDS:
-            total += _UNITS_WORDS[word]
-        elif word in _TEENS_WORDS:
-            total += _TEENS_WORDS[word]
-        elif word in _TENS_WORDS:
-            total += _TENS_WORDS[word]
-        elif word in _DECADE_WORDS:
-            total += _DECADE_WORDS[word]
-        elif word == "hundred":
-            total = max(total, 1) * 100
-        elif word == "and" and seen:
-            continue
-        elif seen:
-            break
-        else:
-            continue
-        seen = True
-    return total if seen else None
 
 
 def _explain(text: str, m: re.Match[str]) -> str:
