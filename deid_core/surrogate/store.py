@@ -226,7 +226,7 @@ class RedisMappingStore:
         try:
             await self._client.ping()
         except (RedisError, OSError) as exc:
-            raise StoreUnavailable(f"redis: {type(exc).__name__}") from None
+            raise StoreUnavailable(type(exc).__name__) from None
 
     async def settle(self, scope: str, keys: Sequence[VersionedKey], candidate: str) -> str:
         _check_keys(keys)
@@ -234,7 +234,7 @@ class RedisMappingStore:
         try:
             value = await self._settle_script(keys=names, args=[self._ttl, candidate, *(v for _, v in keys)])
         except (RedisError, OSError) as exc:  # redis-py's ConnectionError/TimeoutError are RedisErrors
-            raise StoreUnavailable(f"redis: {type(exc).__name__}") from None
+            raise StoreUnavailable(type(exc).__name__) from None
         return str(value)
 
     async def close(self) -> None:

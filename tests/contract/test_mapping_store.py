@@ -350,7 +350,7 @@ async def test_redis_pool_bounds_connections(redis_url: str) -> None:
 
 async def test_redis_fails_with_its_own_error_on_unreachable_server() -> None:
     store = RedisMappingStore.from_url("redis://127.0.0.1:1/0")
-    with pytest.raises(StoreUnavailable, match="ConnectionError"):
+    with pytest.raises(StoreUnavailable, match="^ConnectionError$"):
         await store.ping()
     with pytest.raises(StoreUnavailable):
         await store.settle("s", [(_key(1), "v1")], "c")
