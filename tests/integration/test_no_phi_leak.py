@@ -35,7 +35,7 @@ def malformed_with_canaries(patients: list[CanaryPatient]) -> list[tuple[bytes, 
     pid = f"PID|1||{p.mrn}^^^HOSP^MR||{p.family}^{p.given}||{p.dob:%Y%m%d}|F|||{p.street}^^{p.city}^WI^{p.zip}"
     return [
         # A note whose PID names the patient but carries no id: it cannot be attributed (hl7.missing_pid).
-        (b"bad-hl7-no-id", f"MSH|^~\\&|EPIC|HOSP|||20240101||MDM^T02|bad1|P|2.5\rPID|1|||{p.family}^{p.given}\rOBX|1|TX|N||{name} seen||||||F".encode()),
+        (b"bad-hl7-no-id", f"MSH|^~\\&|EPIC|HOSP|||20240101||MDM^T02|bad1|P|2.5\rPID|1||||{p.family}^{p.given}\rOBX|1|TX|N||{name} seen||||||F".encode()),
         (b"bad-hl7-no-msh", f"{pid}\rOBX|1|TX|NOTE||{name} seen today||||||F".encode()),
         (b"bad-hl7-latin1", f"MSH|^~\\&|A|B|||20240101||MDM^T02|bad3|P|2.5\r{pid}\rOBX|1|TX|N||{name} caf\xe9".encode("latin-1")),
         (b"bad-json-type", json.dumps({"id": "bad4", "text": 12345, "patient": {"patient_id": p.patient_id, "names": name}}).encode()),
