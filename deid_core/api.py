@@ -122,6 +122,8 @@ class Deidentifier:
     warning). ``tagger``: None (rules and the patient header only), ``"inprocess"`` (the shipped
     model), a Triton gRPC ``host:port``, or a ``Tagger``. ``detectors``: the local detectors
     (``rules``, ``header``; ``tagger`` there means ``tagger="inprocess"`` unless one is given).
+    ``batch_max``: above 1, concurrent async calls are de-identified together, up to that many per
+    pipeline batch (one tagger call); a server's setting, pointless for sequential calls.
 
     A store or tagger passed in stays the caller's to close; what this instance built, it closes.
     """
@@ -135,6 +137,7 @@ class Deidentifier:
         tagger: str | Tagger | None = None,
         detectors: Sequence[str] | str = ("rules", "header"),
         tagger_model_dir: str | Path | None = None,
+        batch_max: int = 1,
     ) -> None:
         from deid_core.detect.registry import build_detectors, parse_detector_names
         from deid_core.message.path import MessagePipeline
@@ -153,17 +156,18 @@ class Deidentifier:
         mappings = InMemoryMappingStore() if store is None else store
         detection = DetectionPipeline(build_detectors(names), built_tagger)
         pipeline = MessagePipeline(detection, Surrogator(mappings, ring), loaded, _loaders(), ring.chain[0])
-        self._setup(pipeline, close_tagger=owns_tagger, close_store=owns_store)
+        self._setup(pipeline, close_tagger=owns_tagger, close_store=owns_store, batch_max=batch_max)
 
     @classmethod
-    def from_pipeline(cls, pipeline: MessagePipeline, *, owns: bool = True) -> Deidentifier:
+    def from_pipeline(cls, pipeline: MessagePipeline, *, owns: bool = True, batch_max: int = 1) -> Deidentifier:
         """Wrap a pipeline built elsewhere (the service's composition root); ``owns``: close its tagger
         and store on :meth:`close`."""
         self = cls.__new__(cls)
-        self._setup(pipeline, close_tagger=owns, close_store=owns)
+        self._setup(pipeline, close_tagger=owns, close_store=owns, batch_max=batch_max)
         return self
 
-    def _setup(self, pipeline: MessagePipeline, *, close_tagger: bool, close_store: bool) -> None:
+    def _setup(self, pipeline: MessagePipeline, *, close_tagger: bool, close_store: bool, batch_max: int) -> None:
+        from deid_core.message.batcher import MessageBatcher
         from deid_core.surrogate.store import InMemoryMappingStore
         from deid_core.tagger.inprocess import InProcessTagger
 
@@ -173,12 +177,14 @@ class Deidentifier:
         tagger = pipeline.detection.tagger
         store = pipeline.surrogator.store
         # Only network clients are bound to their loop; a dict and a local model are not.
-        self._loop_bound = not isinstance(store, InMemoryMappingStore) or not (
+        self._loop_bound = type(store) is not InMemoryMappingStore or not (
             tagger is None or isinstance(tagger, InProcessTagger)
         )
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: asyncio.Runner | None = None
         self._closed = False
+        # Concurrent async calls share one pipeline batch (one tagger call) when batch_max > 1.
+        self._batcher = MessageBatcher(pipeline, max_items=batch_max) if batch_max > 1 else None
 
     @property
     def policy(self) -> Policy:
@@ -219,6 +225,8 @@ class Deidentifier:
         if self._closed:
             return
         self._closed = True
+        if self._batcher is not None:
+            await self._batcher.close()
         if self._close_tagger:
             await self.pipeline.detection.close()
         if self._close_store:
@@ -227,7 +235,10 @@ class Deidentifier:
     async def _run_one(self, raw: bytes, fmt: EventFormat | None) -> Any:
         self._bind(asyncio.get_running_loop())
         message = self.pipeline.load(raw, fmt)
-        (result,) = await self.pipeline.deidentify([(message, message.patient)])
+        if self._batcher is not None:
+            result = await self._batcher.submit(message, message.patient)
+        else:
+            (result,) = await self.pipeline.deidentify([(message, message.patient)])
         if isinstance(result, EventParseError):
             raise result
         return result
