@@ -109,22 +109,32 @@ class MessagePipeline:
         Dependency failures (tagger, store) propagate: nothing of the batch may be used then.
         """
         texts: list[EnrichedNote] = []
-        plans: list[_Plan] = []
+        plans: list[_Plan | EventParseError] = []
         for message, header in items:
             ref = self.ref(message)
+            try:
+                decisions = [(leaf, self.resolver.action(leaf)) for leaf in message.leaves()]
+            except EventParseError as exc:  # a loader that reads its fields lazily may refuse them here
+                plans.append(exc)
+                continue
             slots = []
             for i, note in enumerate(message.notes):
                 slots.append(len(texts))
                 texts.append(EnrichedNote(f"{ref[:16]}:{i}", note.text, header))
-            decisions = [(leaf, self.resolver.action(leaf)) for leaf in message.leaves()]
+            seen: dict[str, int] = {}  # a field text repeated in one message is detected once
             for leaf, action in decisions:
                 if action is Action.SCAN and not leaf.binary and leaf.kind in _SCANNED_KINDS and leaf.value.strip():
-                    slots.append(len(texts))
-                    texts.append(EnrichedNote(f"{ref[:16]}:f{len(slots)}", leaf.value, header))
+                    if leaf.value not in seen:
+                        seen[leaf.value] = len(texts)
+                        texts.append(EnrichedNote(f"{ref[:16]}:f{len(slots)}", leaf.value, header))
+                    slots.append(seen[leaf.value])
             plans.append(_Plan(message, header, ref, decisions, slots))
         spans = await self.detection.detect_batch(texts)
         out: list[MessageResult | EventParseError] = []
         for plan in plans:
+            if isinstance(plan, EventParseError):
+                out.append(plan)
+                continue
             mine = [(texts[i], spans[i]) for i in plan.text_slots]
             try:
                 out.append(await self._finish(plan, mine))

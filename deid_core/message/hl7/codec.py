@@ -161,7 +161,8 @@ class Hl7Message:
     patient: PatientHeader | None
     demographics_only: bool
     _notes: list[Note]
-    _leaves: list[Leaf] = field(default_factory=list)
+    _note_slots: set[tuple[int, int]] = field(default_factory=set)
+    _leaves: list[Leaf] | None = None
     _rendered: bool = False
     format: EventFormat = EventFormat.HL7V2
 
@@ -170,10 +171,13 @@ class Hl7Message:
         return self.patient.patient_id if self.patient is not None else None
 
     def leaves(self) -> list[Leaf]:
+        # Built on first use: a demographics event that only feeds the table never needs them.
+        if self._leaves is None:
+            self._leaves = _build_leaves(self.loaded, self._note_slots)
         return self._leaves
 
     def render(self, note_texts: Sequence[str]) -> bytes:
-        undecided = sum(1 for leaf_ in self._leaves if not leaf_.decided)
+        undecided = sum(1 for leaf_ in self.leaves() if not leaf_.decided)
         if undecided:
             raise RuntimeError(f"{undecided} values were not decided by the policy")
         if len(note_texts) != len(self._notes):
@@ -240,8 +244,8 @@ class Hl7Loader:
             patient=patient,
             demographics_only=demographics_only,
             _notes=found,
+            _note_slots=note_slots,
         )
-        message._leaves = _build_leaves(loaded, note_slots)
         return message
 
     @staticmethod
