@@ -161,13 +161,15 @@ class MessagePipeline:
         scanned = iter(text for text, _ in replaced[note_count:])
         counts: Counter[str] = Counter()
         values: list[str | None] = []
+        # The same value under the same action and type comes out the same within a message: look it up once.
+        memo: dict[tuple[object, ...], str | None] = {}
         for leaf, action in plan.decisions:
             wants_scan = action is Action.SCAN and not leaf.binary and leaf.kind in _SCANNED_KINDS and leaf.value.strip()
-            values.append(
-                await structured_value(
-                    leaf, action, ctx, self.policy, self.surrogator, self.pseudonym_key, next(scanned) if wants_scan else leaf.value
-                )
-            )
+            text = next(scanned) if wants_scan else leaf.value
+            key = (action, leaf.kind, leaf.phi_type, leaf.datatype, leaf.role, leaf.binary, leaf.value, text)
+            if key not in memo:
+                memo[key] = await structured_value(leaf, action, ctx, self.policy, self.surrogator, self.pseudonym_key, text)
+            values.append(memo[key])
             counts[action.value] += 1
         # Decide only after every value is known: a store failure above leaves the message untouched.
         for (leaf, _), value in zip(plan.decisions, values, strict=True):
