@@ -30,7 +30,8 @@ from schemas.message import Kind, LeafSpec, LoadedMessage, MessageLoader, Role
 from schemas.phi import PhiType
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "hl7"
-SHARED = Path("/work/shared/data/hl7v2-samples")
+# shared/ lies beside the checkout (../shared, as in CI's fresh clone).
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "hl7v2-samples"
 SAMPLES = sorted(SHARED.glob("*.hl7")) + sorted(FIXTURES.glob("*.hl7"))
 # Samples that carry several patients (merges, batch accounts): refused as today.
 MULTI_PATIENT = {"ADT-A40-02.hl7", "ADT-A41-02.hl7", "ADT-A47-02.hl7", "BAR-P02-01.hl7", "BAR-P02-02.hl7"}
