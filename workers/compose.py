@@ -25,10 +25,9 @@ log = logging.getLogger(__name__)
 
 
 def build_loaders() -> list[MessageLoader]:
+    from deid_core.message.envelope import EnvelopeLoader
     from deid_core.message.fhir.codec import FhirLoader
     from deid_core.message.hl7.codec import Hl7Loader
-
-    from deid_core.message.envelope import EnvelopeLoader
 
     return [Hl7Loader(), FhirLoader(), EnvelopeLoader()]
 
