@@ -2,19 +2,34 @@
 surrogate -> render.
 
 The same objects serve the CLI, the demo and the streaming workers; they do no I/O of their own beyond
-the tagger call and what the surrogate's MappingStore does.
+the tagger call and what the surrogate's MappingStore does. ``detect_in_processes`` spreads a whole
+input's batches over forked worker processes, for the CLI.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from deid_core.detect.base import Detector
 from deid_core.merge import Merger, SpanMerger
-from deid_core.surrogate.engine import Surrogator
 from deid_core.tagger.base import Tagger
 from schemas import DeidentifiedNote, EnrichedNote, Span
+
+if TYPE_CHECKING:
+    # Only for annotations: importing the surrogate engine pulls in faker and redis, about 0.2 s that
+    # the detect path does not need.
+    from deid_core.surrogate.engine import Surrogator
+
+
+@runtime_checkable
+class LocalTagger(Protocol):
+    """A tagger that computes in this process (``InProcessTagger``) and so can be called synchronously."""
+
+    fork_safe: bool
+
+    def tag_sync(self, texts: Sequence[str]) -> list[list[Span]]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,17 +50,112 @@ class DetectionPipeline:
         """Local detectors only (no tagger): for callers without an event loop."""
         return self.merger.merge(self.detect_local(note), note.text)
 
+    def _merge_all(self, notes: Sequence[EnrichedNote], local: Sequence[list[Span]], tagged: Sequence[list[Span]]) -> list[list[Span]]:
+        return [
+            self.merger.merge(found + extra, note.text) for note, found, extra in zip(notes, local, tagged, strict=True)
+        ]
+
     async def detect_batch(self, notes: Sequence[EnrichedNote]) -> list[list[Span]]:
+        if self.tagger is None or not notes:
+            return [self.detect(note) for note in notes]
+        texts = [n.text for n in notes]
+        if isinstance(self.tagger, LocalTagger):
+            # Both are CPU work in this process; running them side by side would only trade the GIL.
+            tagged = await self.tagger.tag(texts)
+            return self._merge_all(notes, [self.detect_local(n) for n in notes], tagged)
+        # A remote tagger (Triton) computes elsewhere: the local detectors run on a thread meanwhile, so
+        # the batch costs max(network + model, local) instead of the sum.
+        import asyncio
+
+        remote = asyncio.ensure_future(self.tagger.tag(texts))
+        try:
+            local = await asyncio.to_thread(lambda: [self.detect_local(n) for n in notes])
+        except BaseException:
+            remote.cancel()
+            await asyncio.gather(remote, return_exceptions=True)
+            raise
+        return self._merge_all(notes, local, await remote)
+
+    def detect_batch_sync(self, notes: Sequence[EnrichedNote]) -> list[list[Span]]:
+        """``detect_batch`` without an event loop; only for no tagger or a ``LocalTagger``."""
         tagged: list[list[Span]] = [[] for _ in notes]
         if self.tagger is not None and notes:
-            tagged = await self.tagger.tag([n.text for n in notes])
-        return [
-            self.merger.merge(self.detect_local(note) + extra, note.text) for note, extra in zip(notes, tagged, strict=True)
-        ]
+            if not isinstance(self.tagger, LocalTagger):
+                raise TypeError("detect_batch_sync needs an in-process tagger")
+            tagged = self.tagger.tag_sync([n.text for n in notes])
+        return self._merge_all(notes, [self.detect_local(n) for n in notes], tagged)
+
+    @property
+    def fork_safe(self) -> bool:
+        """Whether forked worker processes can run this pipeline: no network client (gRPC channels do
+        not survive a fork) and no GPU (neither does a CUDA context)."""
+        return self.tagger is None or (isinstance(self.tagger, LocalTagger) and self.tagger.fork_safe)
 
     async def close(self) -> None:
         if self.tagger is not None:
             await self.tagger.close()
+
+
+# Set in each forked worker by _init_worker (the parent's objects, inherited, never pickled).
+_worker_pipeline: DetectionPipeline | None = None
+_worker_batches: Sequence[Sequence[EnrichedNote]] = ()
+
+
+def _init_worker(pipeline: DetectionPipeline, batches: Sequence[Sequence[EnrichedNote]], threads: int) -> None:
+    from deid_core.tagger.threads import limit_threads
+
+    global _worker_pipeline, _worker_batches
+    limit_threads(threads)
+    _worker_pipeline, _worker_batches = pipeline, batches
+
+
+def _detect_in_worker(index: int) -> list[list[Span]]:
+    assert _worker_pipeline is not None
+    return _worker_pipeline.detect_batch_sync(_worker_batches[index])
+
+
+def can_fork() -> bool:
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def detect_in_processes(
+    pipeline: DetectionPipeline,
+    notes: Sequence[EnrichedNote],
+    batch_size: int,
+    workers: int,
+    progress: Callable[[int], object] | None = None,
+) -> list[list[Span]]:
+    """``detect_batch`` over every batch of ``batch_size`` notes, on ``workers`` forked processes.
+
+    Each batch is exactly the batch a sequential run would make, so the spans are the same (the tagger's
+    floats depend on what a batch holds). The workers inherit the loaded pipeline through fork (weights
+    loaded once, nothing pickled but batch numbers and spans) and take batches as they become free;
+    spans come back in input order. Needs ``pipeline.fork_safe`` and the fork start method.
+    """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from deid_core.tagger.threads import usable_cpus
+
+    if not pipeline.fork_safe:
+        raise ValueError("this pipeline cannot run in forked processes")
+    batches = [notes[i : i + batch_size] for i in range(0, len(notes), batch_size)]
+    # Each worker computes on its share of the cores (deid_core.tagger.threads); the parent only waits.
+    threads = max(1, usable_cpus() // max(1, workers))
+    found: list[list[Span]] = []
+    # ProcessPoolExecutor rather than multiprocessing.Pool: a worker that dies (killed, out of memory)
+    # raises BrokenProcessPool here instead of leaving the parent waiting forever.
+    with ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context("fork"), initializer=_init_worker,
+        initargs=(pipeline, batches, threads),
+    ) as pool:  # fmt: skip
+        for spans in pool.map(_detect_in_worker, range(len(batches))):
+            found.extend(spans)
+            if progress is not None:
+                progress(len(spans))
+    return found
 
 
 @dataclass(frozen=True, slots=True)

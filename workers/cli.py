@@ -134,6 +134,22 @@ def _write_output(path: str | None, rows: Any) -> int:
             out.close()
 
 
+DETECT_WORKERS_ENV = "DEID_DETECT_WORKERS"
+
+
+def _detect_workers(n_batches: int) -> int:
+    """Worker processes for a detect/eval run: ``$DEID_DETECT_WORKERS``, else one per usable CPU, never
+    more than there are batches (a single batch is run in this process)."""
+    from deid_core.tagger.threads import usable_cpus
+
+    raw = os.environ.get(DETECT_WORKERS_ENV, "").strip()
+    try:
+        wanted = int(raw) if raw else usable_cpus()
+    except ValueError:
+        raise CliError(f"{DETECT_WORKERS_ENV} must be a whole number, not {raw!r}") from None
+    return max(1, min(wanted, n_batches))
+
+
 async def _detect_all(
     pipeline: DetectionPipeline, notes: Sequence[EnrichedNote], batch_size: int, bar: _Bar
 ) -> list[list[Span]]:
@@ -152,9 +168,22 @@ async def _detect_all(
 def _run_detection(
     pipeline: DetectionPipeline, notes: Sequence[EnrichedNote], args: argparse.Namespace
 ) -> list[list[Span]]:
+    """Every note's spans, in input order. With an in-process tagger (or none) and several CPUs, the
+    batches are spread over forked worker processes, each on one core; the spans are the same as one
+    process gives (deid_core.pipeline.detect_in_processes). A remote tagger keeps one process, whose
+    local detectors overlap the server's work on each batch."""
+    from deid_core.pipeline import can_fork, detect_in_processes
+
+    batch_size = max(1, args.batch_size)
+    workers = _detect_workers(-(-len(notes) // batch_size))
     bar = _Bar(len(notes), "detect", args.progress)
     try:
-        return asyncio.run(_detect_all(pipeline, notes, max(1, args.batch_size), bar))
+        if workers > 1 and pipeline.fork_safe and can_fork():
+            try:
+                return detect_in_processes(pipeline, notes, batch_size, workers, bar.update)
+            finally:
+                asyncio.run(pipeline.close())
+        return asyncio.run(_detect_all(pipeline, notes, batch_size, bar))
     except TaggerUnavailable as exc:
         raise CliError(f"{exc}; nothing was written") from None
     finally:

@@ -21,7 +21,8 @@ def default_model_dir() -> Path:
 
 
 def build_tagger(triton_url: str | None = None, model_dir: str | Path | None = None) -> Tagger:
-    """A TritonTagger when a Triton gRPC URL is given, else the in-process model (torch imported lazily)."""
+    """A TritonTagger when a Triton gRPC URL is given (no torch import), else the in-process model (NumPy on
+    a CPU, see deid_core.tagger.runtime)."""
     if triton_url:
         from deid_core.tagger.triton import TritonTagger
 

@@ -14,8 +14,15 @@ class InProcessTagger:
     def __init__(self, runtime: TaggerRuntime) -> None:
         self._runtime = runtime
         self.model_version = runtime.version
-        # One model, one thread at a time: torch already uses all cores inside a call.
+        # One model call at a time per process: BLAS / torch already use this process's share of the
+        # cores inside a call (deid_core.tagger.threads), and several processes are the way to more.
         self._lock = asyncio.Lock()
+
+    @property
+    def fork_safe(self) -> bool:
+        """Forked processes can share the loaded model: true for the NumPy engine. Not for torch, whose
+        CUDA context and OpenMP pools do not survive a fork."""
+        return self._runtime.fork_safe
 
     @classmethod
     def from_directory(cls, directory: str | Path, device: str | None = None) -> InProcessTagger:

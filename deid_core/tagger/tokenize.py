@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_TOKEN = re.compile(
+TOKEN_PATTERN = (
     r"[A-Z]+(?=[A-Z][a-z])"  # the acronym in "MRIScan"
     r"|[A-Z]?[a-z]+"  # "Smith", "smith"
     r"|[A-Z]+"  # "SMITH"
@@ -19,6 +19,7 @@ _TOKEN = re.compile(
     r"|[^\W\d_A-Za-z]+"  # other alphabets and accented letters, kept whole
     r"|[^\s]"  # any other single character: punctuation, symbols, underscore
 )
+_TOKEN = re.compile(TOKEN_PATTERN)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 from deid_core.tagger import wire
 from deid_core.tagger.base import TaggerUnavailable
@@ -35,7 +36,10 @@ class TritonTagger:
         import tritonclient.grpc.aio as grpcclient
 
         self._grpc = grpcclient
-        self._client = grpcclient.InferenceServerClient(url=url)
+        # Made on first use: a gRPC aio channel belongs to the event loop it was made in, and the CLI
+        # builds its tagger before asyncio.run starts the loop that calls it ("attached to a different
+        # loop" on every call otherwise). One TritonTagger therefore serves one event loop.
+        self._client_: Any = None
         self.url = url
         self.model_name = model_name
         self.requested_version = model_version
@@ -44,6 +48,12 @@ class TritonTagger:
         self.timeout_s = timeout_s
         self.retries = retries
         self.backoff_s = backoff_s
+
+    @property
+    def _client(self) -> Any:
+        if self._client_ is None:
+            self._client_ = self._grpc.InferenceServerClient(url=self.url)
+        return self._client_
 
     async def ready(self) -> bool:
         try:
@@ -88,4 +98,6 @@ class TritonTagger:
         raise AssertionError("unreachable")
 
     async def close(self) -> None:
-        await self._client.close()
+        if self._client_ is not None:
+            await self._client_.close()
+            self._client_ = None

@@ -8,10 +8,13 @@ It runs deid_core.tagger.runtime.TaggerRuntime, the same code InProcessTagger ru
 
 from __future__ import annotations
 
+import json
 import os
 import site
 
 import triton_python_backend_utils as pb_utils  # provided by the python backend
+
+THREADS_ENV = "DEID_TAGGER_THREADS"
 
 
 def _extend_path() -> None:
@@ -20,17 +23,34 @@ def _extend_path() -> None:
             site.addsitedir(entry)
 
 
+def _threads_per_instance(model_config: str) -> int:
+    """``$DEID_TAGGER_THREADS``, else the cores shared among this model's CPU instances (each instance is
+    its own stub process; more threads than that per instance would only contend)."""
+    from deid_core.tagger.threads import usable_cpus
+
+    if os.environ.get(THREADS_ENV, "").strip():
+        return max(1, int(os.environ[THREADS_ENV]))
+    groups = json.loads(model_config or "{}").get("instance_group", [])
+    instances = sum(int(g.get("count", 1)) for g in groups if g.get("kind", "KIND_CPU") == "KIND_CPU") or 1
+    return max(1, usable_cpus() // instances)
+
+
 class TritonPythonModel:
     def initialize(self, args: dict[str, str]) -> None:
         _extend_path()
         from deid_core.tagger import wire
         from deid_core.tagger.runtime import TaggerRuntime
+        from deid_core.tagger.threads import limit_threads
 
         self._wire = wire
         artifact = os.path.join(args["model_repository"], args["model_version"], "artifact")
         device = "cpu"
         if args.get("model_instance_kind") == "GPU":
             device = f"cuda:{args.get('model_instance_device_id', '0')}"
+        else:
+            # Before the weights load: NumPy's BLAS and (if asked for) torch size their pools from it.
+            limit_threads(_threads_per_instance(args.get("model_config", "")))
+        # On a CPU this is the NumPy engine, on a GPU torch: the same TaggerRuntime InProcessTagger runs.
         self._runtime = TaggerRuntime.load(artifact, device=device)
 
     def execute(self, requests: list[object]) -> list[object]:
