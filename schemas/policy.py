@@ -103,16 +103,18 @@ class Rule(_Model):
         return self
 
 
+def _phi_type_keys(v: object) -> object:
+    """Accept i2b2 spellings of PHI types as mapping keys (``LOCATION_OTHER``, ``zip``)."""
+    if isinstance(v, dict):
+        return {PhiType.parse(k) if isinstance(k, str) else k: a for k, a in v.items()}
+    return v
+
+
 class DetectedText(_Model):
     default: TextAction = TextAction.SURROGATE
     types: dict[PhiType, TextAction] = Field(default_factory=dict)
 
-    @field_validator("types", mode="before")
-    @classmethod
-    def _parse_keys(cls, v: object) -> object:
-        if isinstance(v, dict):
-            return {PhiType.parse(k) if isinstance(k, str) else k: a for k, a in v.items()}
-        return v
+    _parse_keys = field_validator("types", mode="before")(_phi_type_keys)
 
     def action(self, phi_type: PhiType) -> TextAction:
         return self.types.get(phi_type, self.default)
@@ -131,12 +133,7 @@ class Policy(_Model):
         default=89, ge=0, description="ages above it become '90+' and birth dates of such persons are removed"
     )
 
-    @field_validator("types", mode="before")
-    @classmethod
-    def _parse_keys(cls, v: object) -> object:
-        if isinstance(v, dict):
-            return {PhiType.parse(k) if isinstance(k, str) else k: a for k, a in v.items()}
-        return v
+    _parse_keys = field_validator("types", mode="before")(_phi_type_keys)
 
     @model_validator(mode="after")
     def _complete(self) -> Policy:

@@ -26,6 +26,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from starlette.exceptions import HTTPException
 
+from deid_core.message.fhir.load import has_lone_surrogate
 from schemas import PatientHeader
 from schemas.events import EventFormat, EventParseError
 from workers.health import STORE, DependencyHealth, DependencyProbe
@@ -52,23 +53,6 @@ FHIR_TYPES = ("application/fhir+json", "application/json")
 # ------------------------------------------------------------------------------------------- wire types
 
 
-def _lone_surrogate(value: object) -> bool:
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            stack.extend(node.keys())
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-        elif isinstance(node, str):
-            try:
-                node.encode("utf-8")
-            except UnicodeEncodeError:
-                return True
-    return False
-
-
 class TextRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
         "text": "Seen 03/05/2014 by Dr. Ann Lee. Jonathan Smithers, MRN 12345678, called 617-555-1234.",
@@ -87,7 +71,7 @@ class TextRequest(BaseModel):
     @classmethod
     def _utf8(cls, data: object) -> object:
         # JSON may hold "\ud800", which no UTF-8 output can carry: refuse it here, as the loaders do.
-        if _lone_surrogate(data):
+        if has_lone_surrogate(data):
             raise ValueError("unpaired UTF-16 surrogate escape")
         return data
 

@@ -118,13 +118,14 @@ def load_json_object(raw: bytes, code: str) -> dict[str, Any]:
         raise EventParseError(code, "invalid JSON (non-standard constant, number out of range or nesting too deep)") from None
     if not isinstance(obj, dict):
         raise EventParseError(code, f"expected a JSON object, got {type(obj).__name__}")
-    if _SURROGATE_ESCAPE.search(raw) and _has_lone_surrogate(obj):
+    if _SURROGATE_ESCAPE.search(raw) and has_lone_surrogate(obj):
         # json.loads accepts "\\ud800"; such a string cannot be encoded to UTF-8 on output.
         raise EventParseError(code, "invalid JSON (unpaired UTF-16 surrogate escape)")
     return obj
 
 
-def _has_lone_surrogate(obj: object) -> bool:
+def has_lone_surrogate(obj: object) -> bool:
+    """A string anywhere in a decoded JSON value that cannot be encoded to UTF-8 (a lone surrogate)."""
     stack = [obj]
     while stack:  # iterative: the document may be nested as deep as json.loads allows
         node = stack.pop()
