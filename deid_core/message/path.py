@@ -31,6 +31,11 @@ from schemas.policy import Action, Policy
 _SCANNED_KINDS = frozenset({Kind.TEXT, Kind.CODE, Kind.UNKNOWN, Kind.ATTACHMENT, Kind.NAME, Kind.LOCATION, Kind.ADDRESS})
 
 
+def _scanned(leaf: Leaf, action: Action) -> bool:
+    """Whether a value's text goes through detection (a binary payload or blank text does not)."""
+    return action is Action.SCAN and not leaf.binary and leaf.kind in _SCANNED_KINDS and bool(leaf.value.strip())
+
+
 def sniff_format(raw: bytes) -> EventFormat | None:
     head = raw.lstrip()[:512]
     if head.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte order mark before MSH or {
@@ -123,7 +128,7 @@ class MessagePipeline:
                 texts.append(EnrichedNote(f"{ref[:16]}:{i}", note.text, header))
             seen: dict[str, int] = {}  # a field text repeated in one message is detected once
             for leaf, action in decisions:
-                if action is Action.SCAN and not leaf.binary and leaf.kind in _SCANNED_KINDS and leaf.value.strip():
+                if _scanned(leaf, action):
                     if leaf.value not in seen:
                         seen[leaf.value] = len(texts)
                         texts.append(EnrichedNote(f"{ref[:16]}:f{len(slots)}", leaf.value, header))
@@ -151,9 +156,15 @@ class MessagePipeline:
             offset_days=await self.surrogator.date_offset_days(scope),
             reference_date=reference_date([leaf for leaf, _ in plan.decisions]),
         )
-        replaced = await asyncio.gather(
-            *(replace_spans(n.text, s, self.policy, self.surrogator, scope) for n, s in detected)
+        # A text repeated in the message shares one slot of the batch: replace its spans once.
+        first: dict[int, int] = {}
+        for position, slot in enumerate(plan.text_slots):
+            first.setdefault(slot, position)
+        done = await asyncio.gather(
+            *(replace_spans(detected[p][0].text, detected[p][1], self.policy, self.surrogator, scope) for p in first.values())
         )
+        by_slot = dict(zip(first, done, strict=True))
+        replaced = [by_slot[i] for i in plan.text_slots]
         note_count = len(message.notes)
         notes = tuple(
             DeidentifiedNote(detected[i][0].note_id, replaced[i][0], tuple(replaced[i][1]), None) for i in range(note_count)
@@ -164,8 +175,7 @@ class MessagePipeline:
         # The same value under the same action and type comes out the same within a message: look it up once.
         memo: dict[tuple[object, ...], str | None] = {}
         for leaf, action in plan.decisions:
-            wants_scan = action is Action.SCAN and not leaf.binary and leaf.kind in _SCANNED_KINDS and leaf.value.strip()
-            text = next(scanned) if wants_scan else leaf.value
+            text = next(scanned) if _scanned(leaf, action) else leaf.value
             key = (action, leaf.kind, leaf.phi_type, leaf.datatype, leaf.role, leaf.binary, leaf.value, text)
             if key not in memo:
                 memo[key] = await structured_value(leaf, action, ctx, self.policy, self.surrogator, self.pseudonym_key, text)
