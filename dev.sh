@@ -25,14 +25,15 @@ setup() {
       "$PY" -m venv "$VENV"
     fi
   fi
-  # Reinstall only when the dependency list changed: a stamp holds the hash of pyproject.toml.
+  # Reinstall only when a dependency list changed: a stamp holds the hash of both pyproject.toml files.
   local stamp="$VENV/.deid-installed" want
-  want=$(sha256sum pyproject.toml | cut -d' ' -f1)
+  want=$(cat pyproject.toml tools/pyproject.toml | sha256sum | cut -d' ' -f1)
   if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
     say "installing dependencies into .venv (first run takes a minute or two)"
     "$VENV/bin/python" -m pip install -q --upgrade pip 2>&1 | grep -v "is ignored" >&2 || true
-    "$VENV/bin/python" -m pip install -q -e ".[test]" 2>&1 | grep -v -e "is ignored" -e "^\s*$" >&2 || true
-    "$VENV/bin/python" -c "import deid_core, schemas, workers, pydantic, redis, faker, hypothesis, pytest, torch, tritonclient.grpc, pytriton" \
+    # The runtime and, beside it, the tooling (tools/: corpus, evaluation, training) that demo and tests use.
+    "$VENV/bin/python" -m pip install -q -e ".[test]" -e tools/ 2>&1 | grep -v -e "is ignored" -e "^\s*$" >&2 || true
+    "$VENV/bin/python" -c "import deid_core, schemas, workers, deid_tools.corpus, pydantic, redis, faker, hypothesis, pytest, torch, tritonclient.grpc, pytriton" \
       || { say "dependency installation failed"; exit 1; }
     echo "$want" >"$stamp"
   fi
@@ -46,7 +47,7 @@ run_tests() {
   env_lines=$("$ROOT/scripts/services.sh" start redis triton broker)
   while IFS= read -r line; do [[ "$line" == *=* ]] && export "${line?}"; done <<<"$env_lines"
   say "services: $(echo "$env_lines" | tr '\n' ' ')"
-  "$VENV/bin/ruff" check schemas deid_core workers tests
+  "$VENV/bin/ruff" check schemas deid_core workers tools tests
   "$VENV/bin/python" -m pytest "$@"
 }
 

@@ -4,7 +4,7 @@ Usage (after ./dev.sh setup):
 
     .venv/bin/python bench/crash_run.py [--notes 3000] [--kills 30] [--workers 2] [--seed 7]
 
-The scenario is tests/integration/crash_driver.py (the CI test runs it with 1,000 notes and 10 kills):
+The scenario is tools/deid_tools/drivers/crash.py (the CI test runs it with 1,000 notes and 10 kills):
 canary notes produced up front, ``--workers`` workers in one group sharing a Redis mapping store, a kill
 of a mid-batch worker whenever outputs advanced by notes / (2 x kills), each followed by a replacement.
 Services (broker, Redis) are started through scripts/services.sh in .run/bench-crash and stopped at the
@@ -22,13 +22,10 @@ import sys
 from pathlib import Path
 from types import FrameType
 
+from deid_tools.drivers.crash import CrashConfig, CrashReport, run_crash
+from deid_tools.drivers.stream import StreamSetup, services_sh
+
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from tests.integration.crash_driver import CrashConfig, CrashReport, run_crash  # noqa: E402
-from tests.integration.stream_helpers import StreamSetup, services_sh  # noqa: E402
-
 RUN_DIR = ROOT / ".run" / "bench-crash"
 
 

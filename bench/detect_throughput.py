@@ -47,7 +47,7 @@ class Run:
 
 def realistic_notes(min_chars: int, seed: int) -> list[dict[str, object]]:
     """Held-out notes of 1-5 KB (short kinds joined with the next note), until ``min_chars`` in all."""
-    from deid_core.corpus import generate_notes
+    from deid_tools.corpus import generate_notes
 
     out: list[dict[str, object]] = []
     total, pending, batch = 0, "", 0

@@ -4,7 +4,7 @@ Starts ``deid serve`` on 127.0.0.1 (a free port, a bearer token in a temporary f
 environment: in-process tagger and memory store unless ``DEID_TRITON_URL`` / ``DEID_STORE`` say
 otherwise), sends a fixed number of ``POST /v1/deidentify`` requests per note size with a fixed
 concurrency, prints the figures, and stops the server. Every loop is bounded in count and in time;
-nothing leaves the loopback interface. Notes are synthetic (``deid_core.corpus``): consecutive notes
+nothing leaves the loopback interface. Notes are synthetic (``deid_tools.corpus``): consecutive notes
 joined to the target size, each with the patient header of its first note. Prints figures; asserts nothing.
 
     .venv/bin/python bench/serve_load.py                      # 400 requests per size, 8 at a time
@@ -41,7 +41,7 @@ def free_port() -> int:
 
 def notes_of_size(size: int, count: int, seed: int) -> list[dict[str, Any]]:
     """``count`` request bodies of about ``size`` characters (cut at a space), from synthetic notes."""
-    from deid_core.corpus import generate_notes
+    from deid_tools.corpus import generate_notes
 
     per_body = max(1, size // 900 + 1)
     pool = list(generate_notes("test", count * per_body, seed=seed))

@@ -7,7 +7,7 @@ Usage (after ./dev.sh setup):
 
 Services (broker; Redis with --store redis, the default) are started through scripts/services.sh in
 .run/bench-soak and stopped at the end, also on errors and Ctrl-C. The driver (how notes are sent,
-matched and timed) is tests/integration/soak_driver.py.
+matched and timed) is tools/deid_tools/drivers/soak.py.
 
 Prints a row per sample (time, sent, received, lag, worker RSS, latency p50/max of the outputs received
 since the previous sample), then a summary: RSS at start / after warm-up / at the end, the RSS slope after
@@ -36,13 +36,10 @@ import sys
 from pathlib import Path
 from types import FrameType
 
+from deid_tools.drivers.soak import Sample, SoakConfig, SoakReport, run_soak
+from deid_tools.drivers.stream import StreamSetup, services_sh
+
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from tests.integration.soak_driver import Sample, SoakConfig, SoakReport, run_soak  # noqa: E402
-from tests.integration.stream_helpers import StreamSetup, services_sh  # noqa: E402
-
 RUN_DIR = ROOT / ".run" / "bench-soak"
 
 

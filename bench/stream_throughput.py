@@ -48,14 +48,11 @@ from types import FrameType
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 
+from deid_core.surrogate.keys import HmacKey, load_secret, mapping_key
+from deid_tools.corpus import generate_notes
+from deid_tools.drivers.stream import StreamSetup, Worker, metric_sum, services_sh
+
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from deid_core.corpus import generate_notes  # noqa: E402
-from deid_core.surrogate.keys import HmacKey, load_secret, mapping_key  # noqa: E402
-from tests.integration.stream_helpers import StreamSetup, Worker, metric_sum, services_sh  # noqa: E402
-
 RUN_DIR = ROOT / ".run" / "bench-stream"
 OUTPUT_TIMEOUT_S = 600.0
 WARMUP_TIMEOUT_S = 300.0

@@ -19,12 +19,12 @@ from pathlib import Path
 
 import torch
 
-from deid_core.corpus import generate_notes
 from deid_core.detect.registry import build_detectors
 from deid_core.merge import SpanMerger
 from deid_core.tagger import default_model_dir
 from deid_core.tagger.inprocess import InProcessTagger
 from deid_core.tagger.triton import TritonTagger
+from deid_tools.corpus import generate_notes
 from schemas import EnrichedNote
 
 ROOT = Path(__file__).resolve().parents[1]

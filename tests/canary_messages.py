@@ -39,7 +39,7 @@ with ``fhir.resources.R4B``.
 
 Canary values
 -------------
-Built like ``tests.integration.canaries``: persons from ``make_canary_patients`` (syllable names that no
+Built like ``deid_tools.drivers.canaries``: persons from ``make_canary_patients`` (syllable names that no
 dictionary or surrogate pool holds, MRNs of 8 digits from 97), plus organisation, ward, county and
 district names from the same syllable generator, e-mails, local numbers, extra ids and message ids.
 
@@ -65,7 +65,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from tests.integration.canaries import (
+from deid_tools.drivers.canaries import (
     CanaryPatient,
     _syllable_name,
     _value_pattern,

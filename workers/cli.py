@@ -46,6 +46,22 @@ class BadInputError(CliError):
     """Bad input (exit code 2); the message names files and error codes, never their content."""
 
 
+class ToolingMissingError(BadInputError):
+    """A tooling command (corpus, train, eval, demo) where deid-stream-tools is not installed (exit code 2)."""
+
+
+TOOLING_MISSING = "this command needs the tooling: pip install -e tools/ (deid-stream-tools)"
+
+
+def _require_tooling() -> None:
+    """The corpus, evaluation and training live in their own distribution (tools/), which the worker image
+    leaves out; the commands that use them check for it before importing anything from it."""
+    import importlib.util
+
+    if importlib.util.find_spec("deid_tools") is None:
+        raise ToolingMissingError(TOOLING_MISSING)
+
+
 # ---------------------------------------------------------------------------------------------- helpers
 
 
@@ -349,7 +365,8 @@ def _gold_notes(path: Path, gold: Sequence[Any]) -> list[EnrichedNote]:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from deid_core.eval import EvalInputError, evaluate, load_gold, load_predictions
+    _require_tooling()
+    from deid_tools.eval import EvalInputError, evaluate, load_gold, load_predictions
 
     gold_path = Path(args.gold)
     try:
@@ -382,7 +399,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_corpus(args: argparse.Namespace) -> int:
-    from deid_core.corpus import generate_notes, write_jsonl
+    _require_tooling()
+    from deid_tools.corpus import generate_notes, write_jsonl
 
     out = _open_output(args.output)
     bar = _Bar(args.n, f"corpus {args.split}", args.progress)
@@ -403,6 +421,7 @@ def cmd_corpus(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """The service on embedded defaults (broker, worker, samples); ``--offline`` skips the broker."""
+    _require_tooling()  # both paths send synthetic corpus notes; --offline also scores them
     if not args.offline:
         from workers.demo import DemoOptions, run_demo
 
@@ -416,7 +435,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def _offline_demo(args: argparse.Namespace) -> int:
     """De-identify a few synthetic notes in this process and score them against their gold spans."""
-    from deid_core.corpus import generate_notes
+    from deid_tools.corpus import generate_notes
 
     out_dir = Path(args.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -436,7 +455,7 @@ def _offline_demo(args: argparse.Namespace) -> int:
     chars = sum(len(r.text) for r in records)
     print(f"de-identified {len(results)} synthetic notes ({chars} chars) in {elapsed:.2f} s -> {out_path}")
     print("replaced spans by type: " + ", ".join(f"{t}={c}" for t, c in by_type.most_common()))
-    from deid_core.eval import GoldDoc, evaluate
+    from deid_tools.eval import GoldDoc, evaluate
 
     report = evaluate([GoldDoc(g.id, g.text, g.spans) for g in gold], {r.note_id: list(r.spans) for r in results})
     for row in ("ALL", "HIPAA"):
@@ -449,12 +468,13 @@ def _offline_demo(args: argparse.Namespace) -> int:
 
 def cmd_train(args: argparse.Namespace) -> int:
     """Train the tagger on the synthetic corpus, evaluate on held-out families, write weights + model card."""
+    _require_tooling()
     import torch
     from tqdm import tqdm
 
     from deid_core.tagger import default_model_dir
-    from deid_core.tagger.job import JobConfig, run_training_job
-    from deid_core.tagger.train import TrainConfig
+    from deid_tools.train.job import JobConfig, run_training_job
+    from deid_tools.train.train import TrainConfig
 
     torch.set_num_threads(args.threads)
     out_dir = Path(args.out) if args.out else default_model_dir()

@@ -119,7 +119,7 @@ def worker_process(env: dict[str, str], web_port: int, log_path: Path) -> Iterat
 
 def sample_events(notes: int, seed: int) -> list[tuple[str, bytes, bytes]]:
     """(label, key, value): demographics first, then HL7 and FHIR samples, then synthetic JSON notes."""
-    from deid_core.corpus import generate_notes
+    from deid_tools.corpus import generate_notes
 
     events = [("hl7-adt", b"adt", (SAMPLES / "ADT-A01-01.hl7").read_bytes())]
     events += [("fhir-patient", b"pat-4821", (SAMPLES / "patient.json").read_bytes())]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.integration.stream_helpers import free_port, services_sh
+from deid_tools.drivers.stream import free_port, services_sh
 
 
 class PrivateServices:

@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 
 from deid_core.surrogate.keys import load_secret
+from deid_tools.drivers.canaries import expected_output_key
+from deid_tools.drivers.stream import StreamSetup, TopicRecorder, Worker, create_input_topics, produce
 from tests.canary_messages import (
     FHIR_VARIANTS,
     HL7_MESSAGE_TYPES,
@@ -31,8 +33,6 @@ from tests.canary_messages import (
     hl7_message,
     locate,
 )
-from tests.integration.canaries import expected_output_key
-from tests.integration.stream_helpers import StreamSetup, TopicRecorder, Worker, create_input_topics, produce
 
 pytestmark = [pytest.mark.slow, pytest.mark.broker]
 

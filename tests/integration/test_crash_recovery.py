@@ -1,7 +1,7 @@
 """Crash recovery: workers SIGKILLed mid-batch at least 10 times while de-identifying 1,000 canary notes.
 
 Real tansu broker, real Redis (the mapping store shared by all workers and their replacements), real
-`deid worker` processes with the in-process tagger; the scenario is in crash_driver.py. Afterwards every
+`deid worker` processes with the in-process tagger; the scenario is in deid_tools/drivers/crash.py. Afterwards every
 input has an output (by its expected output key), none is missing, duplicates are identical, nothing
 was dead-lettered, and no record of any output topic contains a canary PHI value.
 """
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.canaries import canary_messages, find_canaries, make_canary_patients
-from tests.integration.crash_driver import CrashConfig, run_crash
-from tests.integration.stream_helpers import StreamSetup
+from deid_tools.drivers.canaries import canary_messages, find_canaries, make_canary_patients
+from deid_tools.drivers.crash import CrashConfig, run_crash
+from deid_tools.drivers.stream import StreamSetup
 
 
 def test_canary_search_sees_every_encoding() -> None:

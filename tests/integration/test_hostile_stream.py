@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deid_core.surrogate.keys import development_key
+from deid_tools.drivers.canaries import expected_output_key
+from deid_tools.drivers.stream import StreamSetup, Worker, consume
 from tests import hostile_strategies as hs
-from tests.integration.canaries import expected_output_key
-from tests.integration.stream_helpers import StreamSetup, Worker, consume
 
 pytestmark = [pytest.mark.slow, pytest.mark.broker]
 

@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 import redis
 
-from tests.integration.canaries import CanaryPatient, canary_messages, find_canaries, make_canary_patients
+from deid_tools.drivers.canaries import CanaryPatient, canary_messages, find_canaries, make_canary_patients
+from deid_tools.drivers.stream import ROOT, StreamSetup, Worker, consume, produce
 from tests.integration.private_services import PrivateServices
-from tests.integration.stream_helpers import ROOT, StreamSetup, Worker, consume, produce
 
 pytestmark = [pytest.mark.slow, pytest.mark.broker, pytest.mark.redis]
 

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from deid_tools.drivers.stream import StreamSetup, Worker, consume, metric_sum, produce
 from tests.integration.private_services import PrivateServices
-from tests.integration.stream_helpers import StreamSetup, Worker, consume, metric_sum, produce
 
 pytestmark = [pytest.mark.slow, pytest.mark.broker]
 

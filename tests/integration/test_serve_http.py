@@ -22,8 +22,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from deid_tools.drivers.stream import ROOT, free_port
 from tests.integration.private_services import PrivateServices
-from tests.integration.stream_helpers import ROOT, free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.redis]
 

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from deid_core.corpus import generate_notes
 from deid_core.detect.registry import build_detectors
-from deid_core.eval import GoldDoc, evaluate
 from deid_core.pipeline import DetectionPipeline
 from deid_core.tagger import build_tagger, default_model_dir
+from deid_tools.corpus import generate_notes
+from deid_tools.eval import GoldDoc, evaluate
 from schemas import EnrichedNote
 
 pytestmark = pytest.mark.slow

@@ -1,6 +1,6 @@
 """Sustained load in CI: a worker at a fixed rate for 120 s; memory flat, lag back to 0, latency bounded.
 
-The driver is tests/integration/soak_driver.py (bench/soak.py runs it for 10 minutes and more).
+The driver is tools/deid_tools/drivers/soak.py (bench/soak.py runs it for 10 minutes and more).
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.soak_driver import SoakConfig, run_soak
-from tests.integration.stream_helpers import StreamSetup
+from deid_tools.drivers.soak import SoakConfig, run_soak
+from deid_tools.drivers.stream import StreamSetup
 
 pytestmark = [pytest.mark.slow, pytest.mark.broker, pytest.mark.redis]
 

@@ -6,11 +6,11 @@ import socket
 
 import pytest
 
-from deid_core.corpus import generate_notes
 from deid_core.tagger import default_model_dir
 from deid_core.tagger.base import TaggerUnavailable
 from deid_core.tagger.inprocess import InProcessTagger
 from deid_core.tagger.triton import TritonTagger
+from deid_tools.corpus import generate_notes
 
 pytestmark = pytest.mark.triton
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.stream_helpers import StreamSetup, Worker, consume, produce
+from deid_tools.drivers.stream import StreamSetup, Worker, consume, produce
 
 pytestmark = [pytest.mark.slow, pytest.mark.broker]
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from deid_core.corpus import (
+from deid_tools.corpus import (
     TEMPLATE_FAMILIES,
     GoldNote,
     families,
@@ -27,8 +27,8 @@ from deid_core.corpus import (
     read_jsonl,
     write_jsonl,
 )
-from deid_core.corpus.render import parse_family
-from deid_core.corpus.values import NICKNAMES, number_words
+from deid_tools.corpus.render import parse_family
+from deid_tools.corpus.values import NICKNAMES, number_words
 from schemas import PatientHeader, PhiType
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,7 +67,7 @@ def corpus_prefix(split: str, n: int, seed: int, k: int) -> tuple[GoldNote, ...]
 def test_deterministic_across_processes_and_hash_seeds() -> None:
     code = (
         "import hashlib, json\n"
-        "from deid_core.corpus import generate_notes, note_to_json\n"
+        "from deid_tools.corpus import generate_notes, note_to_json\n"
         "blob = json.dumps([note_to_json(n) for n in generate_notes('test', 25, seed=0)], sort_keys=True)\n"
         "print(hashlib.sha256(blob.encode()).hexdigest())\n"
     )

@@ -19,7 +19,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deid_core.corpus import generate_notes
 from deid_core.detect.registry import build_detectors
 from deid_core.pipeline import DetectionPipeline, can_fork, detect_in_processes
 from deid_core.tagger import build_tagger, default_model_dir
@@ -28,6 +27,7 @@ from deid_core.tagger.labels import tag_array_to_spans, tag_names, tags_to_spans
 from deid_core.tagger.runtime import TaggerRuntime
 from deid_core.tagger.tokenize import tokenize
 from deid_core.tagger.vocab import Vocab
+from deid_tools.corpus import generate_notes
 from schemas import EnrichedNote
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -125,7 +125,7 @@ _IMPORTS_AFTER = """
 import json, sys
 from workers.cli import main
 sys.exit_code = main(sys.argv[1:])
-heavy = ["torch", "faust", "fhir.resources", "deid_core.corpus", "deid_core.eval"]
+heavy = ["torch", "faust", "fhir.resources", "deid_tools.corpus", "deid_tools.eval"]
 print(json.dumps({"code": sys.exit_code, "loaded": [m for m in heavy if m in sys.modules]}))
 """
 

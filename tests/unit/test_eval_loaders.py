@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from deid_core.eval import EvalInputError, GoldDoc, evaluate, load_gold, load_predictions, read_gold
+from deid_tools.eval import EvalInputError, GoldDoc, evaluate, load_gold, load_predictions, read_gold
 from schemas import PhiType, Span
 
 T = PhiType
@@ -208,7 +208,7 @@ def test_i2b2_2014_directory():
 
 def test_i2b2_2014_single_file_and_load_gold_logs_warning_count(caplog):
     assert spans_of(load_gold(FIXTURES / "i2b2_2014" / "note-101.xml")[0]) == NOTE_101
-    with caplog.at_level(logging.WARNING, logger="deid_core.eval.gold"):
+    with caplog.at_level(logging.WARNING, logger="deid_tools.eval.gold"):
         docs = load_gold(FIXTURES / "i2b2_2014")
     assert len(docs) == 2
     assert "1 annotation warnings" in caplog.text and "QZ" not in caplog.text

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from deid_core.eval import EvalInputError, GoldDoc, Metrics, evaluate, scored_tokens, tokenize
+from deid_tools.eval import EvalInputError, GoldDoc, Metrics, evaluate, scored_tokens, tokenize
 from schemas import PhiType, Span
 
 T = PhiType

@@ -16,7 +16,7 @@ from deid_core.tagger.crf import CRF
 from deid_core.tagger.labels import bio_constraints, spans_to_tags, tag_names, tags_to_spans
 from deid_core.tagger.runtime import TaggerRuntime, make_windows
 from deid_core.tagger.tokenize import tokenize
-from deid_core.tagger.train import GoldDoc, TrainConfig, train
+from deid_tools.train.train import GoldDoc, TrainConfig, train
 from schemas import PhiType, Span
 
 
@@ -144,7 +144,7 @@ def test_training_learns_a_toy_task_and_round_trips_through_disk(tmp_path: Path)
 
 
 def test_training_windows_never_open_with_an_inside_tag() -> None:
-    from deid_core.tagger.train import _training_windows
+    from deid_tools.train.train import _training_windows
 
     names = tag_names()
     index = {n: i for i, n in enumerate(names)}

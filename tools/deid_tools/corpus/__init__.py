@@ -5,7 +5,7 @@ from template families; each family belongs to one split so that the test split 
 generalisation beyond the phrasings seen in training.
 """
 
-from deid_core.corpus.generate import (
+from deid_tools.corpus.generate import (
     GoldNote,
     generate_notes,
     note_from_json,
@@ -14,7 +14,7 @@ from deid_core.corpus.generate import (
     render_note,
     write_jsonl,
 )
-from deid_core.corpus.split import TEMPLATE_FAMILIES, families, note_kinds
+from deid_tools.corpus.split import TEMPLATE_FAMILIES, families, note_kinds
 
 __all__ = [
     "TEMPLATE_FAMILIES",

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TextIO
 
-from deid_core.corpus.render import GOLD, Builder, Noise, Renderer
-from deid_core.corpus.split import families, note_kinds
-from deid_core.corpus.templates import ADDENDA, MISC, SPLITS, FamilySpec
-from deid_core.corpus.values import make_cast
+from deid_tools.corpus.render import GOLD, Builder, Noise, Renderer
+from deid_tools.corpus.split import families, note_kinds
+from deid_tools.corpus.templates import ADDENDA, MISC, SPLITS, FamilySpec
+from deid_tools.corpus.values import make_cast
 from schemas import PatientHeader, PhiType, Span
 
 if TYPE_CHECKING:

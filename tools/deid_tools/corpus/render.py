@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from deid_core.corpus import filler
-from deid_core.corpus.values import (
+from deid_tools.corpus import filler
+from deid_tools.corpus.values import (
     HOLIDAYS,
     Cast,
     Person,

@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
 
-from deid_core.corpus.kinds import all_families
-from deid_core.corpus.templates import SPLITS, FamilySpec
+from deid_tools.corpus.kinds import all_families
+from deid_tools.corpus.templates import SPLITS, FamilySpec
 
 
 @cache

@@ -1,7 +1,7 @@
 """Template families: the unit of the train/dev/test split.
 
 Each family is one phrasing and structure of one note kind, written in the DSL of
-:func:`deid_core.corpus.render.parse_family`. A family belongs to exactly one split, so test notes are
+:func:`deid_tools.corpus.render.parse_family`. A family belongs to exactly one split, so test notes are
 phrased in ways the training notes never were. ``MISC`` holds free-standing sentences carrying the rarer
 PHI types; it is partitioned by split for the same reason.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from deid_core.corpus.render import Section, parse_family
+from deid_tools.corpus.render import Section, parse_family
 
 SPLITS: tuple[str, ...] = ("train", "dev", "test")
 

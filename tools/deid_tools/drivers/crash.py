@@ -25,13 +25,13 @@ from pathlib import Path
 from aiokafka import AIOKafkaProducer
 
 from deid_core.surrogate.keys import load_secret
-from tests.integration.canaries import (
+from deid_tools.drivers.canaries import (
     canary_messages,
     expected_output_key,
     find_canaries,
     make_canary_patients,
 )
-from tests.integration.stream_helpers import (
+from deid_tools.drivers.stream import (
     Consumed,
     StreamSetup,
     TopicRecorder,

@@ -31,10 +31,10 @@ from pathlib import Path
 
 from aiokafka import AIOKafkaProducer
 
-from deid_core.corpus import generate_notes
 from deid_core.surrogate.keys import load_secret
-from tests.integration.canaries import expected_output_key
-from tests.integration.stream_helpers import (
+from deid_tools.corpus import generate_notes
+from deid_tools.drivers.canaries import expected_output_key
+from deid_tools.drivers.stream import (
     Consumed,
     StreamSetup,
     TopicRecorder,

@@ -18,7 +18,9 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
 
 from workers.demo import wait_until_ready
 
-ROOT = Path(__file__).resolve().parents[2]
+# The checkout these drivers run from (tools/deid_tools/drivers/ -> repository root): they start
+# scripts/services.sh and worker processes in it, so they need an editable install, not a wheel.
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def services_sh(run_dir: Path, *args: str, env: dict[str, str] | None = None) -> dict[str, str]:

@@ -16,8 +16,8 @@ import logging
 from collections.abc import Iterator
 from pathlib import Path
 
-from deid_core.eval.i2b2 import parse_xml_file
-from deid_core.eval.model import EvalInputError, GoldDoc, GoldSet
+from deid_tools.eval.i2b2 import parse_xml_file
+from deid_tools.eval.model import EvalInputError, GoldDoc, GoldSet
 from schemas import PhiType, Span
 
 log = logging.getLogger(__name__)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from deid_core.eval.model import EvalInputError, GoldDoc
+from deid_tools.eval.model import EvalInputError, GoldDoc
 from schemas import PhiType, Span
 
 I2B2_2006_TYPES: dict[str, PhiType] = {

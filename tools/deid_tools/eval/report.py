@@ -1,6 +1,6 @@
 """Evaluation results: per-row, per-level metrics, a text table and a JSON form.
 
-See :mod:`deid_core.eval.scoring` for what the numbers mean.
+See :mod:`deid_tools.eval.scoring` for what the numbers mean.
 """
 
 from __future__ import annotations

@@ -39,9 +39,9 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 
-from deid_core.eval.model import EvalInputError, GoldDoc
-from deid_core.eval.report import LEVELS, EvalReport, Level, Metrics, RowKind, RowResult
-from deid_core.eval.tokens import scored_tokens
+from deid_tools.eval.model import EvalInputError, GoldDoc
+from deid_tools.eval.report import LEVELS, EvalReport, Level, Metrics, RowKind, RowResult
+from deid_tools.eval.tokens import scored_tokens
 from schemas import PhiCategory, PhiType, Span
 
 _Unit = tuple[int, int, PhiType]

@@ -1,6 +1,6 @@
 """The reproducible training job behind ``deid train``: data, training, evaluation, model card.
 
-Everything is seeded: the corpus (``deid_core.corpus``), the model initialisation and the batch order,
+Everything is seeded: the corpus (``deid_tools.corpus``), the model initialisation and the batch order,
 so the same command on the same machine reproduces the shipped weights' metrics.
 """
 
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import torch
 
-from deid_core.eval.model import GoldDoc
 from deid_core.tagger.runtime import TaggerRuntime
-from deid_core.tagger.train import EpochReport, TrainConfig, train
+from deid_tools.eval.model import GoldDoc
+from deid_tools.train.train import EpochReport, TrainConfig, train
 from schemas import EnrichedNote, PatientHeader, Span
 
 CARD_FILE = "MODEL_CARD.md"
@@ -32,7 +32,7 @@ class JobConfig:
     corpus_seed: int = 0
     train: TrainConfig = TrainConfig()
     train_gold: str | None = None
-    """Gold files (JSONL or i2b2 2006/2014 XML, see deid_core.eval.load_gold) used instead of the synthetic corpus."""
+    """Gold files (JSONL or i2b2 2006/2014 XML, see deid_tools.eval.load_gold) used instead of the synthetic corpus."""
     dev_gold: str | None = None
     test_gold: str | None = None
 
@@ -44,7 +44,7 @@ class LabelledNote:
 
 
 def corpus_split(split: str, n: int, seed: int) -> list[LabelledNote]:
-    from deid_core.corpus import generate_notes
+    from deid_tools.corpus import generate_notes
 
     return [
         LabelledNote(GoldDoc(g.id, g.text, g.spans), g.patient) for g in generate_notes(split, n, seed=seed)  # type: ignore[arg-type]
@@ -53,7 +53,7 @@ def corpus_split(split: str, n: int, seed: int) -> list[LabelledNote]:
 
 def gold_split(path: str) -> list[LabelledNote]:
     """Notes from a user's own gold files, e.g. a licensed i2b2 copy (no patient headers)."""
-    from deid_core.eval import load_gold
+    from deid_tools.eval import load_gold
 
     return [LabelledNote(d, None) for d in load_gold(path)]
 
@@ -78,8 +78,8 @@ def _rows(report: object, rows: Sequence[str]) -> dict[str, dict[str, dict[str, 
 def evaluate_split(runtime: TaggerRuntime, notes: Sequence[LabelledNote]) -> dict[str, object]:
     """Tagger alone, and the full local pipeline (rules + header + tagger), on one split."""
     from deid_core.detect.registry import build_detectors
-    from deid_core.eval import evaluate
     from deid_core.merge import SpanMerger
+    from deid_tools.eval import evaluate
     from schemas import PhiCategory
 
     gold = [n.doc for n in notes]
@@ -122,7 +122,7 @@ def _data_line(config: JobConfig) -> str:
             f"test {config.test_gold or 'synthetic'} (user-supplied gold where a path is given)."
         )
     return (
-        f"- Data: synthetic notes from `deid_core.corpus` (no real patient data): train {config.train_n}, dev {config.dev_n}, "
+        f"- Data: synthetic notes from `deid_tools.corpus` (no real patient data): train {config.train_n}, dev {config.dev_n}, "
         f"test {config.test_n} notes, corpus seed {config.corpus_seed}. Train/dev/test come from disjoint template "
         "families, so dev/test measure generalisation beyond the training phrasings."
     )
@@ -167,7 +167,7 @@ def write_model_card(out_dir: Path, meta: dict[str, object], config: JobConfig, 
         ]
     lines += [
         "",
-        "HIPAA rows: binary PHI vs not, over the HIPAA Safe Harbor subtypes (see `deid_core/eval/scoring.py`).",
+        "HIPAA rows: binary PHI vs not, over the HIPAA Safe Harbor subtypes (see `tools/deid_tools/eval/scoring.py`).",
         "",
     ]
     (out_dir / CARD_FILE).write_text("\n".join(lines))

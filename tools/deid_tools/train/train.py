@@ -13,7 +13,6 @@ from pathlib import Path
 
 import torch
 
-from deid_core.eval.model import GoldDoc
 from deid_core.tagger.labels import bio_constraints, spans_to_tags, tag_names
 from deid_core.tagger.model import BiLstmCrf, ModelConfig
 from deid_core.tagger.runtime import (
@@ -27,6 +26,7 @@ from deid_core.tagger.runtime import (
 )
 from deid_core.tagger.tokenize import Token, tokenize
 from deid_core.tagger.vocab import Vocab
+from deid_tools.eval.model import GoldDoc
 from schemas import Span
 
 log = logging.getLogger(__name__)

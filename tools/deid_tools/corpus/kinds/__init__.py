@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from deid_core.corpus.kinds import inpatient, outpatient, reports
-from deid_core.corpus.templates import FamilySpec
+from deid_tools.corpus.kinds import inpatient, outpatient, reports
+from deid_tools.corpus.templates import FamilySpec
 
 
 def all_families() -> tuple[FamilySpec, ...]:

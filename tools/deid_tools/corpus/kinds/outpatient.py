@@ -3,7 +3,7 @@ home health, e-mail threads and pediatric notes."""
 
 from __future__ import annotations
 
-from deid_core.corpus.templates import FamilySpec as F
+from deid_tools.corpus.templates import FamilySpec as F
 
 FAMILIES: tuple[F, ...] = (
     # ---------------------------------------------------------------- telephone encounter

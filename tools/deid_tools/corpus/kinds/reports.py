@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deid_core.corpus.templates import FamilySpec as F
+from deid_tools.corpus.templates import FamilySpec as F
 
 FAMILIES: tuple[F, ...] = (
     # ---------------------------------------------------------------- radiology
