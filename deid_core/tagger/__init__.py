@@ -1,4 +1,4 @@
-"""The neural PHI tagger: model code, training, and the Tagger seam (in-process or Triton)."""
+"""The neural PHI tagger: model code and the Tagger seam (in-process or Triton); training is in deid_tools.train."""
 
 from __future__ import annotations
 
