@@ -7,7 +7,7 @@ The rule (the seed ensemble's one-vote union):
 2. **Identical extents** (same ``start`` and ``end``) become one span: the type of the best of them
    (ranked as in 3), ``sources`` the union of all their sources, ``score`` the max.
 3. **Overlaps.** The text is cut at every span boundary; each elementary segment goes to the best span
-   covering it, ranked by, in order: source priority (``header`` > ``rules`` > ``tagger`` by default),
+   covering it, ranked by, in order: source priority (``header`` > ``rules`` > ``tagger`` > ``lexicon``),
    type priority (specific IDs and contacts > DATE > AGE > names > locations > PROFESSION > IDNUM >
    LOCATION-OTHER by default), score, length. Remaining ties go to the earlier span, then to the type
    name, so the result never depends on input order.
@@ -30,8 +30,9 @@ from typing import Protocol
 
 from schemas import PhiType, Span
 
-DEFAULT_SOURCE_PRIORITY: Mapping[str, int] = {"header": 3, "rules": 2, "tagger": 1}
-"""Higher wins. Header evidence is exact; rules are validated patterns; the tagger is statistical."""
+DEFAULT_SOURCE_PRIORITY: Mapping[str, int] = {"header": 4, "rules": 3, "tagger": 2, "lexicon": 1}
+"""Higher wins. Header evidence is exact; rules are validated patterns; the tagger is statistical; the
+lexicon detector knows that words are a name or a place but guesses the subtype from a cue at best."""
 
 DEFAULT_TYPE_PRIORITY: tuple[PhiType, ...] = (
     PhiType.SSN,

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from deid_core.detect.base import Detector
+from deid_core.hygiene import SpanHygiene, build_hygiene
 from deid_core.merge import Merger, SpanMerger
 from deid_core.tagger.base import Tagger
 from schemas import DeidentifiedNote, EnrichedNote, Span
@@ -39,6 +40,7 @@ class DetectionPipeline:
     detectors: Sequence[Detector]
     tagger: Tagger | None = None
     merger: Merger = field(default_factory=SpanMerger)
+    hygiene: SpanHygiene = field(default_factory=build_hygiene)
 
     def detect_local(self, note: EnrichedNote) -> list[Span]:
         found: list[Span] = []
@@ -48,11 +50,12 @@ class DetectionPipeline:
 
     def detect(self, note: EnrichedNote) -> list[Span]:
         """Local detectors only (no tagger): for callers without an event loop."""
-        return self.merger.merge(self.detect_local(note), note.text)
+        return self.merger.merge(self.hygiene.clean(note.text, self.detect_local(note)), note.text)
 
     def _merge_all(self, notes: Sequence[EnrichedNote], local: Sequence[list[Span]], tagged: Sequence[list[Span]]) -> list[list[Span]]:
         return [
-            self.merger.merge(found + extra, note.text) for note, found, extra in zip(notes, local, tagged, strict=True)
+            self.merger.merge(self.hygiene.clean(note.text, found + extra), note.text)
+            for note, found, extra in zip(notes, local, tagged, strict=True)
         ]
 
     async def detect_batch(self, notes: Sequence[EnrichedNote]) -> list[list[Span]]:

@@ -32,6 +32,10 @@ OUT = Path(__file__).resolve().parent.parent / "deid_core" / "lexicon" / "data"
 # it is used at least this often (Zipf scale: 3.0 = once per million words). Rare dictionary entries
 # ("peggy", a wren) are not ordinary in clinical text, and name-like use of them is far more likely.
 COMMON_WORD_ZIPF = 3.0
+# A first name's frequency counts its use as a name too ("marguerite", "holly" reach 3.0 that way), so
+# a dictionary word that is also a first name is ordinary only when used far more often: "will",
+# "grace", "mark" are; "holly", "marguerite" are not, and alone and capitalised they are names.
+NAME_WORD_ZIPF = 4.0
 # Surnames below this rank in the Census list are too rare to be worth the false positives they bring
 # as evidence; the list is ordered by frequency.
 SURNAME_LIMIT = 60_000
@@ -45,12 +49,14 @@ def _census(name: str) -> list[str]:
     return [line.split()[0].lower() for line in text.splitlines() if line.strip()]
 
 
-def _common_words() -> set[str]:
+def _common_words(first_names: set[str]) -> set[str]:
     from english_words import get_english_words_set
     from wordfreq import zipf_frequency
 
     lower = {w for w in get_english_words_set(["web2"], lower=False) if w.islower() and _ALPHA.match(w)}
-    return {w for w in lower if zipf_frequency(w, "en") >= COMMON_WORD_ZIPF}
+    return {
+        w for w in lower if zipf_frequency(w, "en") >= (NAME_WORD_ZIPF if w in first_names else COMMON_WORD_ZIPF)
+    }
 
 
 def _nicknames() -> dict[str, set[str]]:
@@ -78,13 +84,16 @@ def _write(name: str, header: str, lines: list[str]) -> None:
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    common = _common_words()
-    _write("common_words.txt", "# ordinary English words (web2 lower-case entries, wordfreq zipf >= 3.0)", sorted(common))
-
     nick = _nicknames()
     first = set(_census("dist.male.first")) | set(_census("dist.female.first"))
     first |= set(nick) | {n for ns in nick.values() for n in ns}
     first = {f for f in first if _ALPHA.match(f)}
+    common = _common_words(first)
+    _write(
+        "common_words.txt",
+        "# ordinary English words (web2 lower-case entries, wordfreq zipf >= 3.0; >= 4.0 for first names)",
+        sorted(common),
+    )
     _write("first_names.txt", "# first names and nicknames (US Census 1990; nicknames package)", sorted(first))
 
     surnames = [s for s in _census("dist.all.last")[:SURNAME_LIMIT] if _ALPHA.match(s)]

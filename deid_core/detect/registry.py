@@ -27,13 +27,22 @@ def _header() -> Detector:
     return HeaderDetector()
 
 
+def _lexicon() -> Detector:
+    from deid_core.detect.lexical import build_lexicon_detector
+
+    return build_lexicon_detector()
+
+
 DETECTOR_FACTORIES: dict[str, DetectorFactory] = {
     "rules": _rules,
     "header": _header,
+    "lexicon": _lexicon,
 }
 
 KNOWN_DETECTORS: tuple[str, ...] = (*DETECTOR_FACTORIES, TAGGER)
-DEFAULT_DETECTORS: tuple[str, ...] = ("rules", "header", TAGGER)
+LOCAL_DETECTORS: tuple[str, ...] = ("rules", "header", "lexicon")
+"""What the worker, the HTTP service and the API run beside the tagger."""
+DEFAULT_DETECTORS: tuple[str, ...] = (*LOCAL_DETECTORS, TAGGER)
 
 
 def parse_detector_names(value: str | Sequence[str]) -> list[str]:

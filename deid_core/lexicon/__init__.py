@@ -45,7 +45,11 @@ class Lexicons:
 
     def is_word(self, token: str) -> bool:
         """True for an ordinary English word (``will``, ``grace``), whatever the case it is written in."""
-        return token.lower() in self.common_words
+        low = token.lower()
+        if low in self.common_words:
+            return True
+        # Plurals and third persons: the dictionary lists "guideline", "attend".
+        return low.endswith("s") and (low[:-1] in self.common_words or (low.endswith("es") and low[:-2] in self.common_words))
 
     def name_variants(self, name: str) -> frozenset[str]:
         """Other spellings one person may go by: the nicknames of a formal name and the formal names a

@@ -93,6 +93,26 @@ def age_patterns() -> list[Pattern]:
             rf"(?P<age>{_SEX_AGE_LEFT}\d{{0,2}})\s?(?P<sex>[MF])(?![\w/'\u2019])",
             a, score=0.75, group="age", flags=0, validate=_valid_age_sex, explain=_explain,
         ),
+        # "turned 80 last week", "turns ninety in May": the number a person's age became.
+        Pattern(
+            "age_turned",
+            rf"{word_start(('turned', 'turns', 'turning'))}\s+(?P<age>{_DIGITS_AGE}|{_WORD_NUMBER})(?![\w/])",
+            a, score=0.8, group="age", flags=0, validate=_valid_age_cue, explain=_explain,
+        ),
+        # "her 80th birthday".
+        Pattern(
+            "age_birthday",
+            rf"(?P<age>{_AGE_LEFT}\d{{0,2}})(?:st|nd|rd|th)\s+(?i:birthday|bday)",
+            a, score=0.85, group="age", flags=0, validate=_plausible, explain=_explain,
+        ),
+        # "she is 67.", "who is 91 and lives alone": a bare number after a person and "is", then a
+        # sentence end or a conjunction (a number followed by anything else is a measure).
+        Pattern(
+            "age_is",
+            rf"{word_start(('she', 'he', 'who', 'patient', 'pt', 'they'))}\s+(?i:is|was)\s+(?:now\s+)?"
+            rf"(?P<age>{_DIGITS_AGE}|{_WORD_NUMBER})(?=\s*(?:[.,;)]|$|\s(?i:and|but|with|now|today)\b))",
+            a, score=0.75, group="age", flags=0, validate=_plausible, explain=_explain,
+        ),
         Pattern(
             "age_decade",
             rf"{word_start(('in',))}(?i:\s+(?:his|her|their|the)\s+(?:(?:early|mid|late)[\s\-]+)?)"

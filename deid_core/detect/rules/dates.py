@@ -42,7 +42,7 @@ _NUM_LEFT = r"\w/.\-"
 _NUM_RIGHT = r"(?![\w/]|[.\-]\d)"
 
 # Cues before a numeric value that make it a measurement or score, not a date.
-_NOT_DATE_BEFORE = frozenset(
+NOT_DATE_BEFORE = frozenset(
     {
         "bp", "pressure", "pressures", "apgar", "apgars", "grade", "gr", "gcs", "nihss", "pain", "strength",
         "motor", "vision", "acuity", "va", "ratio", "murmur", "ef", "lvef", "fio2", "peep", "ie", "rated",
@@ -53,7 +53,7 @@ _NOT_DATE_BEFORE = frozenset(
         "vitals", "ptt", "inr", "fev1", "fvc", "dlco", "reflexes", "dtr", "dtrs",
     }
 )
-_NOT_DATE_AFTER = frozenset(
+NOT_DATE_AFTER = frozenset(
     {
         "pain", "strength", "vision", "murmur", "scale", "tab", "tabs", "tablet", "tablets", "of", "dilution",
         "ratio", "systolic", "diastolic", "mmhg", "bilaterally", "bilat", "throughout",
@@ -108,7 +108,7 @@ def _valid_numeric_full(text: str, m: re.Match[str]) -> bool:
         return False
     if not (_plausible_md(a, b) or _plausible_md(b, a)):
         return False
-    return not preceded_by(text, m.start(), _NOT_DATE_BEFORE)
+    return not preceded_by(text, m.start(), NOT_DATE_BEFORE)
 
 
 def _valid_iso(text: str, m: re.Match[str]) -> bool:
@@ -118,16 +118,16 @@ def _valid_iso(text: str, m: re.Match[str]) -> bool:
 def _valid_month_year_numeric(text: str, m: re.Match[str]) -> bool:
     if not 1 <= int(m["m"]) <= 12:
         return False
-    return not preceded_by(text, m.start(), _NOT_DATE_BEFORE) and not followed_by_unit(text, m.end())
+    return not preceded_by(text, m.start(), NOT_DATE_BEFORE) and not followed_by_unit(text, m.end())
 
 
 def _valid_partial(text: str, m: re.Match[str]) -> bool:
     month_s, day_s = m["m"], m["d"]
     if not _plausible_md(int(month_s), int(day_s)):
         return False
-    if preceded_by(text, m.start(), _NOT_DATE_BEFORE):
+    if preceded_by(text, m.start(), NOT_DATE_BEFORE):
         return False
-    if followed_by_unit(text, m.end()) or next_word(text, m.end()) in _NOT_DATE_AFTER:
+    if followed_by_unit(text, m.end()) or next_word(text, m.end()) in NOT_DATE_AFTER:
         return False
     if len(month_s) == 1 and len(day_s) == 1:
         # "3/4", "2/3", "5/5" are usually fractions or grades; only a date cue makes them dates.

@@ -1,0 +1,229 @@
+"""Names of people the header does not know: relatives, staff, neighbours, first names alone.
+
+Evidence, strongest first:
+
+* **a cue** right before: a title (``Mr. Ostrowski``), a relation (``her daughter Ximena``), a staff role
+  (``case manager Lorraine``), a naming word (``goes by Bill``). After a title any capitalised word is a
+  name (``Dr. Brown``); after a relation or role, a capitalised word that is a known name or not an
+  ordinary English word (``Grace`` yes, ``Spanish`` no), or a lower-case known first name that is not
+  a word (nursing flowsheets: ``dtr ximena at bedside``). Weak cues that are also plain verbs or
+  prepositions (``per``, ``called``) need a name from the lexicon.
+* **the lexicon alone**: a title-cased first name that is not an ordinary word (``Marguerite``), or any
+  first name followed by a capitalised surname-like word (``Will Okonkwo``), or ``LAST, FIRST``.
+
+A name extends over following initials (``Petra K.``) and capitalised name-like words on the same line
+or across one line break. Possessive ``'s`` stays outside the span. Eponyms (``Braden scale``,
+``Addison's disease``) and month/weekday abbreviations are not names. Spans are typed DOCTOR after a
+staff cue or ``Dr.``, PATIENT otherwise; the merger lets the tagger's type win where both found it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from deid_core.detect.lexical.tokens import Token, TokenView
+from deid_core.lexicon import Lexicons
+from schemas import EnrichedNote, PhiType, Span
+
+SOURCE = "lexicon"
+_CUE_SCORE = 0.8
+_LEXICON_SCORE = 0.6
+_SKIPPABLE = frozenset({",", ":", "(", "-", "–", "—", "named", "is", "was", "'", '"', "“"})
+_DOCTOR_TITLES = frozenset({"dr", "prof", "doctor"})
+_MAX_EXTRA = 3
+
+
+@dataclass(frozen=True, slots=True)
+class _Cue:
+    words: tuple[str, ...]
+    kind: str  # "title" | "relation" | "staff" | "weak" | "naming"
+
+
+def _phrases(words: frozenset[str], kind: str) -> list[_Cue]:
+    return [_Cue(tuple(w.split()), kind) for w in words]
+
+
+class PeopleDetector:
+    """Finds person names from cue words and the name lexicons (see the module docstring)."""
+
+    name = SOURCE
+
+    def __init__(self, lexicons: Lexicons) -> None:
+        self._lex = lexicons
+        cues = lexicons.cues
+        weak = cues["weak_staff"]
+        table = [
+            *_phrases(cues["titles"], "title"),
+            *_phrases(cues["relations"], "relation"),
+            *_phrases(cues["staff"] - weak - cues["titles"], "staff"),
+            *_phrases(weak, "weak"),
+            *_phrases(cues["naming"], "naming"),
+        ]
+        by_first: dict[str, list[_Cue]] = {}
+        for cue in table:
+            by_first.setdefault(cue.words[0], []).append(cue)
+        self._cues = {k: sorted(v, key=lambda c: -len(c.words)) for k, v in by_first.items()}
+        # Token forms that can open a cue, possessives included ("daughter's").
+        self._cue_words = frozenset(self._cues) | {f"{k}'s" for k in self._cues} | {f"{k}’s" for k in self._cues}
+        self._function = cues["function_words"]
+        self._not_names = cues["not_names"]
+        self._eponym_heads = cues["eponym_heads"]
+
+    def detect(self, note: EnrichedNote) -> list[Span]:
+        return self.spans(TokenView(note.text)) if note.text else []
+
+    def spans(self, view: TokenView) -> list[Span]:
+        found: dict[tuple[int, int], Span] = {}
+        for start, end, type_, score, why in (*self._cued(view), *self._lexical(view)):
+            key = (start, end)
+            if key not in found or found[key].score < score:
+                found[key] = Span(start, end, type_, score, frozenset({SOURCE}), why)
+        return sorted(found.values(), key=lambda s: (s.start, s.end))
+
+    # -- evidence -------------------------------------------------------------------------------------
+
+    def _cued(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, float, str]]:
+        toks = view.tokens
+        for i in view.where(self._cue_words):
+            for cue in self._cues_at(toks, i):
+                hit = self._after_cue(view, i, cue)
+                if hit is not None:
+                    yield hit
+                    break
+
+    def _after_cue(self, view: TokenView, i: int, cue: _Cue) -> tuple[int, int, PhiType, float, str] | None:
+        toks = view.tokens
+        k = i + len(cue.words)
+        for _ in range(2):
+            if k < len(toks) and toks[k].low in _SKIPPABLE and toks[k].low not in self._cues:
+                k += 1
+        if k >= len(toks) or not self._cued_first(toks[k], cue.kind):
+            return None
+        if cue.kind == "title" and toks[i].low not in _DOCTOR_TITLES and toks[k].low in self._cues:
+            return None
+        end = self._extend(view, k)
+        doctor = cue.kind in {"staff", "weak"} or (cue.kind == "title" and toks[i].low in _DOCTOR_TITLES)
+        return toks[k].start, end, PhiType.DOCTOR if doctor else PhiType.PATIENT, _CUE_SCORE, f"cue={cue.kind}"
+
+    def _lexical(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, float, str]]:
+        toks = view.tokens
+        lex = self._lex
+        for i in view.capitalised:
+            tok = toks[i]
+            low = _bare(tok).lower()
+            if not tok.is_title or low in self._function or low in self._not_names or low not in lex.first_names:
+                continue
+            if self._eponym(view, i):
+                continue
+            nxt = toks[i + 1] if i + 1 < len(toks) and view.same_line(i) else None
+            if not lex.is_word(low):
+                yield tok.start, self._extend(view, i), PhiType.PATIENT, _LEXICON_SCORE, "lexicon=first_name"
+            elif nxt is not None and nxt.is_title and self._surname_like(nxt) and not lex.is_word(_bare(nxt)):
+                yield tok.start, self._extend(view, i), PhiType.PATIENT, _LEXICON_SCORE, "lexicon=first_last"
+        yield from self._last_first(view)
+
+    def _last_first(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, float, str]]:
+        """``LINDQVIST, HAROLD E`` and ``Lindqvist, Harold``: a surname, a comma, a known first name."""
+        toks = view.tokens
+        lex = self._lex
+        for i in view.where({","}):
+            i -= 1
+            if i < 0 or i + 2 >= len(toks):
+                continue
+            last, comma, first = toks[i], toks[i + 1], toks[i + 2]
+            if comma.text != "," or not (
+                (last.is_caps and first.is_caps) or (last.is_title and first.is_title)
+            ):
+                continue
+            if first.low not in lex.first_names or first.low in self._function or last.low in self._function:
+                continue
+            if last.low not in lex.surnames and lex.is_word(last.low):
+                continue
+            if lex.is_word(last.low) and lex.is_word(first.low):
+                continue
+            yield last.start, self._extend(view, i + 2), PhiType.PATIENT, _LEXICON_SCORE, "lexicon=last_first"
+
+    # -- token tests ----------------------------------------------------------------------------------
+
+    def _cues_at(self, toks: tuple[Token, ...], i: int) -> Iterator[_Cue]:
+        """The cues that start at token ``i``, longest first ("sister" is a relation and a title)."""
+        first = toks[i].low.removesuffix("'s").removesuffix("’s")
+        for cue in self._cues.get(first, ()):
+            n = len(cue.words)
+            if i + n <= len(toks) and (first, *(t.low for t in toks[i + 1 : i + n])) == cue.words:
+                yield cue
+
+    def _cued_first(self, tok: Token, kind: str) -> bool:
+        lex = self._lex
+        low = _bare(tok).lower()
+        if low in self._function or low in self._not_names or len(low) < 2:
+            return False
+        if kind == "title":
+            return tok.is_title or tok.is_caps
+        if kind == "weak":
+            return tok.is_title and lex.is_name(low)
+        if tok.is_title:
+            return lex.is_name(low) or not lex.is_word(low)
+        if tok.is_lower or tok.is_caps:
+            return low in lex.first_names and not lex.is_word(low)
+        return False
+
+    def _surname_like(self, tok: Token) -> bool:
+        low = _bare(tok).lower()
+        if low in self._function or low in self._not_names:
+            return False
+        return low in self._lex.surnames or not self._lex.is_word(low)
+
+    def _eponym(self, view: TokenView, i: int) -> bool:
+        """``Braden scale``, ``Addison's disease``: the next lower-case word makes it a thing, not a person."""
+        toks = view.tokens
+        j = i + 1
+        if j < len(toks) and toks[j].is_title:  # "Morse Fall Scale": look one word further
+            j += 1
+        return j < len(toks) and toks[j].low in self._eponym_heads
+
+    def _extend(self, view: TokenView, k: int) -> int:
+        """End offset of the name starting at token ``k``: over initials and name-like words, on the same
+        line or across one line break, never over a possessive ``'s``."""
+        toks = view.tokens
+        first = toks[k]
+        end = _bare_end(first)
+        if end < first.end:  # "Dana's": the possessive ends the name
+            return end
+        j = k
+        for _ in range(_MAX_EXTRA):
+            gap = view.gap(j)
+            if j + 1 >= len(toks) or gap.count("\n") > 1 or gap.strip(" \t\n") != "":
+                break
+            nxt = toks[j + 1]
+            if "\n" in gap and not (nxt.is_title and self._surname_like(nxt) and self._lex.is_name(_bare(nxt))):
+                break
+            if nxt.is_initial and nxt.text.endswith("."):
+                pass
+            elif nxt.is_initial and len(nxt.text) == 1 and nxt.text not in {"A", "I"}:
+                pass
+            elif first.is_caps and nxt.is_caps and self._surname_like(nxt):
+                pass
+            elif (first.is_title or first.is_lower) and nxt.is_title and self._surname_like(nxt):
+                pass
+            else:
+                break
+            j += 1
+            end = _bare_end(nxt)
+            if end < nxt.end:
+                break
+        return end
+
+
+def _bare(tok: Token) -> str:
+    """The word without a possessive ``'s``."""
+    w = tok.word
+    for suffix in ("'s", "’s"):
+        if w.endswith(suffix) and len(w) > len(suffix):
+            return w[: -len(suffix)]
+    return w
+
+
+def _bare_end(tok: Token) -> int:
+    return tok.start + len(_bare(tok))

@@ -1,0 +1,217 @@
+"""Places and organisations the rules and the header miss: facilities, wards, cities, employers, schools.
+
+* **Known institutions**: names from the hospital list in any case, their abbreviations (``MGH``,
+  ``OHSU``) in upper case only.
+* **Facilities by their head word**: capitalised words before a facility head (``Dunmore General``,
+  ``Saint Valery Medical Center``, ``Maple Ridge Nursing Home``) -> HOSPITAL; before an organisation
+  head (``Lincoln Elementary``, ``St. Brigid's Church``) -> ORGANIZATION.
+* **Wards**: a capitalised word that is not an ordinary word, a unit number and optionally a wing or
+  unit (``Bradley 2 North``, ``Hartwell 6 ICU``); without a wing word only after ``to``/``on``/
+  ``from``/``at`` and not followed by a dose (``Keppra 500 bid`` is a drug).
+* **Cities, states, countries** from the gazetteer, title-cased, when not ordinary words (``Mobile``,
+  ``Independence`` are skipped).
+* **Employers and schools** after a cue (``works at``, ``retired from``, ``attends``): the capitalised
+  words that follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from deid_core.detect.lexical.tokens import Token, TokenView
+from deid_core.lexicon import Lexicons
+from schemas import EnrichedNote, PhiType, Span
+
+SOURCE = "lexicon"
+_SCORE = 0.7
+_MAX_NAME = 5
+_WARD_CUES = frozenset({"to", "on", "from", "at", "in"})
+_DOSE_WORDS = frozenset({"mg", "mcg", "g", "ml", "units", "bid", "tid", "qid", "qd", "daily", "prn", "q", "x", "%"})
+_CONNECTORS = frozenset({"of", "the", "and", "&", "for", "st", "st.", "saint", "mt", "mount"})
+
+
+class PlacesDetector:
+    name = SOURCE
+
+    def __init__(self, lexicons: Lexicons) -> None:
+        self._lex = lexicons
+        cues = lexicons.cues
+        self._function = cues["function_words"]
+        self._facility = _by_last(cues["facility_heads"])
+        self._organization = _by_last(cues["organization_heads"])
+        self._org_cues = _by_first(cues["organization_cues"])
+        self._ward_tails = cues["ward_tails"]
+        self._head_words = frozenset(self._facility) | frozenset(self._organization)
+        self._hospitals = _by_first(lexicons.hospitals)
+        self._multiword_places = _by_first(
+            frozenset(p for p in (*lexicons.cities, *lexicons.us_states.values(), *lexicons.countries) if " " in p)
+        )
+
+    def detect(self, note: EnrichedNote) -> list[Span]:
+        return self.spans(TokenView(note.text)) if note.text else []
+
+    def spans(self, view: TokenView) -> list[Span]:
+        out: dict[tuple[int, int], Span] = {}
+        for start, end, type_, why in (
+            *self._institutions(view),
+            *self._headed(view),
+            *self._wards(view),
+            *self._gazetteer(view),
+            *self._employers(view),
+        ):
+            out.setdefault((start, end), Span(start, end, type_, _SCORE, frozenset({SOURCE}), why))
+        return sorted(out.values(), key=lambda s: (s.start, s.end))
+
+    def _institutions(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, str]]:
+        toks = view.tokens
+        for i in view.capitalised:
+            tok = toks[i]
+            if tok.is_caps and tok.word in self._lex.hospital_abbreviations:
+                yield tok.start, tok.start + len(tok.word), PhiType.HOSPITAL, "lexicon=hospital_abbreviation"
+                continue
+            n = _phrase_at(toks, i, self._hospitals)
+            if n:
+                yield tok.start, toks[i + n - 1].start + len(toks[i + n - 1].word), PhiType.HOSPITAL, "lexicon=hospital"
+
+    def _headed(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, str]]:
+        """Capitalised words ending in a facility or organisation head word (phrase)."""
+        toks = view.tokens
+        for i in view.where(self._head_words):
+            tok = toks[i]
+            if not (tok.is_title or tok.is_caps):
+                continue
+            for heads, type_ in ((self._facility, PhiType.HOSPITAL), (self._organization, PhiType.ORGANIZATION)):
+                n = _phrase_ending_at(toks, i, heads)
+                if not n:
+                    continue
+                head_start = i - n + 1
+                if not all(t.is_title or t.is_caps for t in toks[head_start : i + 1]):
+                    continue
+                first = self._name_before(view, head_start)
+                if first is None:
+                    continue
+                yield toks[first].start, tok.start + len(tok.word), type_, f"lexicon=head:{type_.value.lower()}"
+                break
+
+    def _name_before(self, view: TokenView, head: int) -> int | None:
+        """Index of the first capitalised word of the name that ends right before token ``head``."""
+        toks = view.tokens
+        j = head - 1
+        first = None
+        while j >= 0 and head - j <= _MAX_NAME and view.same_line(j):
+            t = toks[j]
+            if t.text in {"'s", "’s"}:
+                j -= 1
+                continue
+            if (t.is_title or t.is_caps) and t.low not in self._function:
+                first = j
+            elif t.low in _CONNECTORS and first is not None:
+                pass
+            else:
+                break
+            j -= 1
+        # A sentence opens with a capital whatever the word: "Attends Lincoln Elementary".
+        while first is not None and first < head - 1 and view.sentence_start(first) and self._lex.is_word(toks[first].low.rstrip("s")):
+            first += 1
+        if first is not None and toks[first].low in _CONNECTORS:
+            return None
+        return first
+
+    def _wards(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, str]]:
+        toks = view.tokens
+        lex = self._lex
+        for i in view.capitalised:
+            if i + 1 >= len(toks):
+                continue
+            name, num = toks[i], toks[i + 1]
+            if not (name.is_title and num.text.isdigit() and len(num.text) <= 2 and view.same_line(i)):
+                continue
+            if lex.is_word(name.low) or name.low in self._function or name.low in lex.cues["not_names"]:
+                continue
+            end = num.end
+            tail = toks[i + 2] if i + 2 < len(toks) and view.same_line(i + 1) else None
+            if tail is not None and tail.low in self._ward_tails:
+                end = tail.start + len(tail.word)
+            elif i == 0 or toks[i - 1].low not in _WARD_CUES or (tail is not None and tail.low in _DOSE_WORDS):
+                continue
+            yield name.start, end, PhiType.DEPARTMENT, "lexicon=ward"
+
+    def _gazetteer(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, str]]:
+        toks = view.tokens
+        lex = self._lex
+        for i in view.capitalised:
+            tok = toks[i]
+            n = _phrase_at(toks, i, self._multiword_places)
+            if n and all(t.is_title or t.low in _CONNECTORS for t in toks[i : i + n]):
+                phrase = " ".join(t.low for t in toks[i : i + n])
+                yield tok.start, toks[i + n - 1].start + len(toks[i + n - 1].word), _place_type(lex, phrase), "lexicon=place"
+                continue
+            if not tok.is_title or lex.is_word(tok.low) or tok.low in self._function:
+                continue
+            if tok.low in lex.cities or tok.low in lex.countries or tok.low in lex.us_states.values():
+                yield tok.start, tok.start + len(tok.word), _place_type(lex, tok.low), "lexicon=place"
+
+    def _employers(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, str]]:
+        toks = view.tokens
+        for i in view.where(self._org_cues):
+            n = _phrase_at(toks, i, self._org_cues)
+            if not n:
+                continue
+            k = i + n
+            if k < len(toks) and toks[k].low == "the":
+                k += 1
+            j = k
+            while j < len(toks) and j - k < _MAX_NAME and (toks[j].is_title or toks[j].is_caps or (
+                toks[j].low in _CONNECTORS and j > k)):
+                if toks[j].low in self._function:
+                    break
+                j += 1
+                if toks[j - 1].text.endswith(".") or (j < len(toks) and not view.same_line(j - 1)):
+                    break  # the sentence or the line ends the name
+            while j > k and toks[j - 1].low in _CONNECTORS:
+                j -= 1
+            if j > k:
+                last = toks[j - 1]
+                yield toks[k].start, last.start + len(last.word), PhiType.ORGANIZATION, "cue=organization"
+
+
+def _place_type(lex: Lexicons, phrase: str) -> PhiType:
+    if phrase in lex.us_states.values():
+        return PhiType.STATE
+    if phrase in lex.countries and phrase not in lex.cities:
+        return PhiType.COUNTRY
+    return PhiType.CITY
+
+
+def _by_first(phrases: frozenset[str]) -> dict[str, list[tuple[str, ...]]]:
+    table: dict[str, list[tuple[str, ...]]] = {}
+    for p in phrases:
+        words = tuple(p.lower().split())
+        table.setdefault(words[0], []).append(words)
+    return {k: sorted(v, key=len, reverse=True) for k, v in table.items()}
+
+
+def _by_last(phrases: frozenset[str]) -> dict[str, list[tuple[str, ...]]]:
+    table: dict[str, list[tuple[str, ...]]] = {}
+    for p in phrases:
+        words = tuple(p.lower().split())
+        table.setdefault(words[-1], []).append(words)
+    return {k: sorted(v, key=len, reverse=True) for k, v in table.items()}
+
+
+def _phrase_at(toks: tuple[Token, ...], i: int, table: dict[str, list[tuple[str, ...]]]) -> int:
+    for words in table.get(toks[i].low, ()):
+        n = len(words)
+        if n == 1:
+            return 1
+        if i + n <= len(toks) and tuple(t.low for t in toks[i : i + n]) == words:
+            return n
+    return 0
+
+
+def _phrase_ending_at(toks: tuple[Token, ...], i: int, table: dict[str, list[tuple[str, ...]]]) -> int:
+    for words in table.get(toks[i].low, ()):
+        n = len(words)
+        if i - n + 1 >= 0 and tuple(t.low for t in toks[i - n + 1 : i + 1]) == words:
+            return n
+    return 0

@@ -1,0 +1,73 @@
+"""Contacts written to dodge pattern matching, and handles: spelled-out numbers, ``name at example dot
+com``, extensions and pagers on their own, user names and social handles."""
+
+from __future__ import annotations
+
+import re
+
+from deid_core.detect.base import Pattern
+from deid_core.detect.rules.context import followed_by_unit
+from schemas import PhiType
+
+_DIGIT_WORD = r"(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine)"
+_TLD = r"(?:com|net|org|edu|gov|us|io|info|biz|co|uk|ca|me|health)"
+_AT = r"(?:\s*[\(\[\{]\s*at\s*[\)\]\}]\s*|\s+at\s+)"
+_DOT = r"(?:\s*[\(\[\{]\s*dot\s*[\)\]\}]\s*|\s+dot\s+)"
+
+
+def _not_a_dose(text: str, m: re.Match[str]) -> bool:
+    return not followed_by_unit(text, m.end())
+
+
+def obfuscated_patterns() -> list[Pattern]:
+    return [
+        # Seven or more digit words in a row ("four one three, five five five, oh one two two").
+        Pattern(
+            "phone_spelled",
+            rf"(?<![A-Za-z]){_DIGIT_WORD}(?:[\s,\-.]+{_DIGIT_WORD}){{6,}}(?![A-Za-z])",
+            PhiType.PHONE,
+            score=0.85,
+            gate=("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "zero"),
+        ),
+        Pattern(
+            "email_spelled",
+            rf"(?<![\w.+\-])[A-Za-z0-9][A-Za-z0-9._%+\-]*{_AT}[A-Za-z0-9\-]+(?:{_DOT}[A-Za-z0-9\-]+)*{_DOT}{_TLD}(?![A-Za-z])",
+            PhiType.EMAIL,
+            score=0.85,
+            gate=("dot",),
+        ),
+        # An extension or pager number without the main number ("x2291", "ext 221", "pager 4417").
+        Pattern(
+            "extension",
+            r"(?<![A-Za-z0-9])(?:x\d{3,5}|(?:ext|extension)\.?\s*#?\s*\d{2,5})(?![\d\-])",
+            PhiType.PHONE,
+            score=0.8,
+            validate=_not_a_dose,
+            gate=("x", "ext"),
+        ),
+        Pattern(
+            "pager",
+            r"(?<![A-Za-z])(?:pager|pgr|beeper|bpr)\s*(?:#|no\.?|number)?\s*:?\s*(\d{3,7})(?![\d\-])",
+            PhiType.PHONE,
+            score=0.85,
+            group=1,
+            gate=("pager", "pgr", "beeper", "bpr"),
+        ),
+        Pattern(
+            "handle",
+            r"(?<![\w.@])@[A-Za-z][A-Za-z0-9_.]{2,30}(?<!\.)",
+            PhiType.USERNAME,
+            score=0.8,
+            flags=0,
+            gate=("@",),
+        ),
+        Pattern(
+            "username_cued",
+            r"(?<![A-Za-z])(?:user\s?name|user\s?id|login|log-in|screen\s?name|portal\s+(?:user\s?name|user\s?id|user|id|account))"
+            r"\s*(?:is|was|of)?\s*[:=#]?\s*[\"'“]?([A-Za-z0-9][A-Za-z0-9_.\-]{2,30})(?<![.\-])",
+            PhiType.USERNAME,
+            score=0.8,
+            group=1,
+            gate=("user", "login", "log-in", "screen", "portal"),
+        ),
+    ]

@@ -1,0 +1,102 @@
+"""Span hygiene: the corrections applied to detector spans before they are merged.
+
+Invariants after ``SpanHygiene.clean``:
+
+* **Whole words.** No span starts or ends inside a word: a span cut mid-word is widened to the word
+  (never narrowed), so a surrogate never replaces part of a word (``stimu<lator>``).
+* **Whole names.** A person span takes the adjacent surname-like word after it and the first name
+  before it (``Dr. <span>Okonkwo``, ``Petra <span>Kowalski``), so replacing a first name never leaves
+  the surname behind.
+* **No statistical look-alikes.** Spans of the tagger (the only detector that guesses from shape) are
+  dropped when they cannot be PHI: a person or place that is only lower-case ordinary words
+  (``mother-in-<law>``, ``stimulator``), a person that is one capitalised ordinary word no name list
+  knows (``Management``, ``Guidelines``), a numeric day/month that a score or measure cue surrounds
+  (``pain 6/10``).
+
+Spans of the header, the rules and the lexicon are never dropped: they are validated evidence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from deid_core.detect.rules.context import next_word, preceded_by
+from deid_core.detect.rules.dates import NOT_DATE_AFTER, NOT_DATE_BEFORE
+from deid_core.lexicon import Lexicons, load_lexicons
+from schemas import TAXONOMY, PhiCategory, PhiType, Span
+
+_TAGGER = "tagger"
+_WORD_CHAR = re.compile(r"\w")
+_NUMERIC_DAY_MONTH = re.compile(r"\d{1,2}/\d{1,2}")
+_NEXT_WORD = re.compile(r"[ \t]+([A-Z][\w'’\-]*)")
+_PREV_WORD = re.compile(r"([A-Z][\w'’\-]*)[ \t]+$")
+# Department and specialty words look like surnames to a lexicon (not ordinary English words).
+_NOT_SURNAME_SUFFIX = ("ology", "itis", "ectomy", "otomy", "ostomy", "osis", "emia", "pathy", "scopy", "plasty", "gram", "iatry", "ics")
+_PERSON = frozenset({PhiType.PATIENT, PhiType.DOCTOR})
+
+
+@dataclass(frozen=True, slots=True)
+class SpanHygiene:
+    lexicons: Lexicons
+
+    def clean(self, text: str, spans: Sequence[Span]) -> list[Span]:
+        out: list[Span] = []
+        for span in spans:
+            span = _whole_words(text, span)
+            if _TAGGER in span.sources and len(span.sources) == 1 and self._look_alike(text, span):
+                continue
+            if span.type in _PERSON:
+                span = self._whole_name(text, span)
+            out.append(span)
+        return out
+
+    def _look_alike(self, text: str, span: Span) -> bool:
+        value = text[span.start : span.end]
+        words = re.findall(r"[^\W\d_]+", value)
+        category = TAXONOMY[span.type].category
+        lex = self.lexicons
+        if category in {PhiCategory.NAME, PhiCategory.LOCATION} and words:
+            if all(w.islower() and lex.is_word(w) for w in words):
+                return True
+            if span.type in _PERSON and len(words) == 1 and lex.is_word(words[0]) and not lex.is_name(words[0]):
+                return True
+        if span.type is PhiType.DATE and _NUMERIC_DAY_MONTH.fullmatch(value):
+            return preceded_by(text, span.start, NOT_DATE_BEFORE) or next_word(text, span.end) in NOT_DATE_AFTER
+        return False
+
+    def _whole_name(self, text: str, span: Span) -> Span:
+        start, end = span.start, span.end
+        nxt = _NEXT_WORD.match(text, end, min(len(text), end + 40))
+        if nxt is not None and self._surname_like(nxt.group(1)):
+            end = nxt.end(1)
+        prev = _PREV_WORD.search(text, max(0, start - 40), start)
+        if prev is not None and self._first_name_like(prev.group(1)):
+            start = prev.start(1)
+        return span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end)
+
+    def _surname_like(self, word: str) -> bool:
+        low = word.lower()
+        if low.endswith(_NOT_SURNAME_SUFFIX) or low in self.lexicons.cues["function_words"]:
+            return False
+        if word.isupper() and len(word) <= 4:  # an abbreviation ("MD", "ICU"), not a surname
+            return False
+        return low in self.lexicons.surnames or not self.lexicons.is_word(low)
+
+    def _first_name_like(self, word: str) -> bool:
+        low = word.lower()
+        return low in self.lexicons.first_names and not self.lexicons.is_word(low) and low not in self.lexicons.cues["not_names"]
+
+
+def _whole_words(text: str, span: Span) -> Span:
+    start, end = span.start, span.end
+    while start > 0 and _WORD_CHAR.match(text[start - 1]) and _WORD_CHAR.match(text[start]):
+        start -= 1
+    while end < len(text) and _WORD_CHAR.match(text[end]) and _WORD_CHAR.match(text[end - 1]):
+        end += 1
+    return span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end)
+
+
+def build_hygiene(lexicons: Lexicons | None = None) -> SpanHygiene:
+    return SpanHygiene(load_lexicons() if lexicons is None else lexicons)

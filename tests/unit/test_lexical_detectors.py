@@ -1,0 +1,183 @@
+"""The lexicon detector (people, places, professions), the spelled-out contact rules and span hygiene.
+
+Examples are written here for these tests; none comes from eval/handwritten (which is only measured).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_core.detect.lexical import build_lexicon_detector
+from deid_core.detect.rules import build_rule_detector
+from deid_core.hygiene import build_hygiene
+from deid_core.lexicon import load_lexicons
+from schemas import EnrichedNote, PhiType, Span
+
+
+@pytest.fixture(scope="module")
+def lexicon():
+    return build_lexicon_detector()
+
+
+def found(detector, text: str) -> set[tuple[str, str]]:
+    return {(text[s.start : s.end], s.type.value) for s in detector.detect(EnrichedNote("n", text))}
+
+
+def words(detector, text: str) -> set[str]:
+    return {value for value, _ in found(detector, text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "type_"),
+    [
+        ("Visited today with her granddaughter Anneliese and the dog.", "Anneliese", "PATIENT"),
+        ("The neighbor, Mr. Wojcik, brings groceries.", "Wojcik", "PATIENT"),
+        ("Husband Grace? No: his wife Grace signed the consent.", "Grace", "PATIENT"),
+        ("Discussed plan with social worker Marisol Quintanilla.", "Marisol Quintanilla", "DOCTOR"),
+        ("Seen with Dr. Brown from nephrology.", "Brown", "DOCTOR"),
+        ("He prefers to be called Teddy.", "Teddy", "PATIENT"),
+        ("Bernadette walked 200 feet with a rolling walker.", "Bernadette", "PATIENT"),
+        ("Son Will Achterberg will drive her home.", "Will Achterberg", "PATIENT"),
+        ("Interpreter Farida K. present for the visit.", "Farida K", "DOCTOR"),
+        ("VANDERMEER, MARGARET J admitted overnight.", "VANDERMEER, MARGARET J", "PATIENT"),
+        ("sister rosalind at bedside overnight", "rosalind", "PATIENT"),
+    ],
+)
+def test_people(lexicon, text: str, name: str, type_: str) -> None:
+    assert (name, type_) in found(lexicon, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Braden scale 16, Morse Fall Scale 35.",
+        "Will follow up on Monday. May need labs.",
+        "Management per the Guidelines section.",
+        "His mother-in-law helps with meals.",
+        "Jan 12 labs reviewed; per Cardiology, continue.",
+        "Spoke with Pharmacy about the refill.",
+        "Continue Keppra 500 bid and Lasix 40 daily.",
+    ],
+)
+def test_no_people_or_places_in_clinical_phrases(lexicon, text: str) -> None:
+    assert found(lexicon, text) == set()
+
+
+def test_possessive_stays_outside_the_name(lexicon) -> None:
+    assert ("Anneliese", "PATIENT") in found(lexicon, "Her niece Anneliese's car broke down.")
+
+
+def test_name_across_a_line_break(lexicon) -> None:
+    text = "Spoke with daughter Rosalind\nKowalski about the plan."
+    assert ("Rosalind\nKowalski", "PATIENT") in found(lexicon, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "type_"),
+    [
+        ("Transferred to Pemberton 3 West overnight.", "Pemberton 3 West", "DEPARTMENT"),
+        ("Back to Whitcombe 7 after the scan.", "Whitcombe 7", "DEPARTMENT"),
+        ("Outside records from Larkspur General were reviewed.", "Larkspur General", "HOSPITAL"),
+        ("Outside records from Larkspur Valley Medical Center.", "Larkspur Valley Medical Center", "HOSPITAL"),
+        ("Follows with oncology at MSKCC.", "MSKCC", "HOSPITAL"),
+        ("Was seen at Massachusetts General Hospital in 2019.", "Massachusetts General Hospital", "HOSPITAL"),
+        ("Moved here from Tucson last year.", "Tucson", "CITY"),
+        ("Grew up in Portugal.", "Portugal", "COUNTRY"),
+        ("Retired from Consolidated Foundry after 30 years.", "Consolidated Foundry", "ORGANIZATION"),
+        ("Attends Quarry Hill Elementary, 2nd grade.", "Quarry Hill Elementary", "ORGANIZATION"),
+    ],
+)
+def test_places(lexicon, text: str, value: str, type_: str) -> None:
+    assert (value, type_) in found(lexicon, text)
+
+
+def test_common_word_cities_are_not_places(lexicon) -> None:
+    assert words(lexicon, "Mobile phone on file. Independence with ADLs.") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("He works as a welder at the shipyard.", "welder"),
+        ("She is a retired school bus driver.", "school bus driver"),
+        ("Occupation: electrician", "electrician"),
+        ("A carpenter by trade.", "carpenter"),
+    ],
+)
+def test_professions(lexicon, text: str, value: str) -> None:
+    assert (value, "PROFESSION") in found(lexicon, text)
+
+
+def test_care_team_roles_are_not_professions(lexicon) -> None:
+    assert words(lexicon, "The nurse was notified and the therapist saw him.") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "type_"),
+    [
+        ("Call back at six one seven, five five five, oh one four four.", "six one seven, five five five, oh one four four", "PHONE"),
+        ("Write to jb.hollis at example dot org with questions.", "jb.hollis at example dot org", "EMAIL"),
+        ("Reach the clinic desk at x4410.", "x4410", "PHONE"),
+        ("Page the fellow, pager 22871.", "22871", "PHONE"),
+        ("Posted on social media as @marsh_wren77 last week.", "@marsh_wren77", "USERNAME"),
+        ("Portal username: hollisjb", "hollisjb", "USERNAME"),
+    ],
+)
+def test_spelled_out_contacts(text: str, value: str, type_: str) -> None:
+    assert (value, type_) in found(build_rule_detector(), text)
+
+
+def test_doses_are_not_extensions() -> None:
+    assert not any(t == "PHONE" for _, t in found(build_rule_detector(), "Gave x100 mg and ext 12 hours later."))
+
+
+def _span(start: int, end: int, type_: PhiType, source: str = "tagger") -> Span:
+    return Span(start, end, type_, 0.9, frozenset({source}), "")
+
+
+def test_hygiene_widens_spans_to_whole_words() -> None:
+    text = "placed a stimulator today"
+    [span] = build_hygiene().clean(text, [_span(11, 15, PhiType.DEVICE)])
+    assert text[span.start : span.end] == "stimulator"
+
+
+def test_hygiene_drops_tagger_look_alikes_but_keeps_evidence() -> None:
+    hygiene = build_hygiene()
+    text = "Her mother-in-law per Guidelines; pain 6/10 today."
+    law = text.index("law")
+    guide = text.index("Guidelines")
+    score = text.index("6/10")
+    spans = [
+        _span(law, law + 3, PhiType.PATIENT),
+        _span(guide, guide + 10, PhiType.DOCTOR),
+        _span(score, score + 4, PhiType.DATE),
+    ]
+    assert hygiene.clean(text, spans) == []
+    kept = [_span(law, law + 3, PhiType.PATIENT, source="header")]
+    assert hygiene.clean(text, kept) == kept
+
+
+def test_hygiene_completes_names() -> None:
+    hygiene = build_hygiene()
+    text = "Seen by Dr. Adaeze Okonkwo-Bright and Petra Lindqvist."
+    first = text.index("Adaeze")
+    last = text.index("Lindqvist")
+    out = hygiene.clean(text, [_span(first, first + 6, PhiType.DOCTOR), _span(last, last + 9, PhiType.PATIENT)])
+    assert [text[s.start : s.end] for s in out] == ["Adaeze Okonkwo-Bright", "Petra Lindqvist"]
+
+
+def test_hygiene_does_not_take_specialties_as_surnames() -> None:
+    text = "Discussed with Ostrowski Cardiology."
+    start = text.index("Ostrowski")
+    [span] = build_hygiene().clean(text, [_span(start, start + 9, PhiType.DOCTOR)])
+    assert text[span.start : span.end] == "Ostrowski"
+
+
+def test_lexicons_load_once_and_know_nicknames() -> None:
+    lex = load_lexicons()
+    assert load_lexicons() is lex
+    assert "bill" in lex.name_variants("William")
+    assert "margaret" in lex.name_variants("Peggy")
+    assert lex.is_word("will") and not lex.is_word("marguerite")
+    assert lex.us_states["MA"] == "massachusetts"
+    assert "OHSU" in lex.hospital_abbreviations
