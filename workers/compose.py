@@ -15,9 +15,9 @@ from deid_core.surrogate.store import InMemoryMappingStore, MappingStore, RedisM
 from deid_core.tagger import build_tagger
 from schemas.message import MessageLoader
 from workers.health import STORE, TAGGER, CallableProbe, DependencyProbe
-from workers.processor import DemographicsTable, NoteProcessor, TopicNames
+from workers.processor import DemographicsTable, NoteProcessor
 from workers.security import ConfigurationError, RedisOptions, load_keyring, redis_options
-from workers.settings import WorkerSettings
+from workers.settings import TopicNames, WorkerSettings
 
 __all__ = ["ConfigurationError", "build_app", "build_loaders", "build_pipeline", "build_processor", "build_store"]
 
@@ -106,7 +106,7 @@ def build_app(settings: WorkerSettings, *, keyring: KeyRing | None = None) -> An
     """The faust app. Keys and secret files are loaded here, at startup, so that a bad or (in production)
     unsafe configuration stops the worker before it connects to anything; the processor itself is still
     built on the first event."""
-    from workers.app import create_app, topic_names
+    from workers.app import create_app
 
     keyring = load_keyring(settings) if keyring is None else keyring
     try:
@@ -114,7 +114,7 @@ def build_app(settings: WorkerSettings, *, keyring: KeyRing | None = None) -> An
     except PolicyError as exc:
         raise ConfigurationError(f"DEID_POLICY: {exc}") from None
     redis = redis_options(settings)
-    topics = topic_names(settings)
+    topics = settings.topic_names()
     return create_app(
         settings, lambda table: build_processor(settings, table, topics, keyring, redis), build_probes(settings, redis)
     )

@@ -39,6 +39,7 @@ from schemas.events import EventFormat, EventParseError
 from schemas.message import LoadedMessage
 from workers.health import STORE, TAGGER
 from workers.lake import LakeRow
+from workers.settings import TopicNames  # re-exported: topic names are set in the settings only
 
 __all__ = [
     "DependencyUnavailable", "InMemoryDemographics", "InputEvent", "NoteProcessor", "OutputRecord", "TopicNames",
@@ -115,16 +116,6 @@ class OutputRecord:
     headers: tuple[tuple[str, bytes], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class TopicNames:
-    notes_in: str = "deid.notes.in"
-    demographics: str = "deid.demographics"
-    notes_out: str = "deid.notes.out"
-    json_out: str | None = "deid.notes.json"
-    dead_letter: str = "deid.deadletter"
-    audit: str = "deid.audit"
-
-
 @dataclass
 class BatchStats:
     notes: int = 0
@@ -147,7 +138,7 @@ class NoteProcessor:
         self,
         pipeline: MessagePipeline,
         table: DemographicsTable,
-        topics: TopicNames = TopicNames(),
+        topics: TopicNames | None = None,
         model_version: str = "none",
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
         dead_letter_max_bytes: int = DEFAULT_DEAD_LETTER_MAX_BYTES,
@@ -161,7 +152,7 @@ class NoteProcessor:
         # gives the pipeline the oldest key of the ring for keys and pseudonyms.
         self.pipeline = pipeline
         self.table = table
-        self.topics = topics
+        self.topics = topics if topics is not None else TopicNames()  # the settings' defaults
         self.model_version = model_version
 
     def output_key(self, fmt: EventFormat, message_id: str) -> bytes:

@@ -2,11 +2,15 @@
 
 Secrets never appear here as values: passwords and the HMAC secret are read from the files the
 settings name (``*_FILE``), so ``repr(settings)`` and validation errors show paths, never secrets.
+
+Topic names are set here and nowhere else (``topic_*``, env ``DEID_TOPIC_*``); the rest of the code gets
+them as a ``TopicNames`` from ``WorkerSettings.topic_names()``.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, FilePath, field_validator, model_validator
@@ -76,6 +80,12 @@ class WorkerSettings(BaseSettings):
     redis_ssl_certfile: FilePath | None = None
     redis_ssl_keyfile: FilePath | None = None
 
+    def topic_names(self) -> TopicNames:
+        return TopicNames(
+            notes_in=self.topic_notes_in, demographics=self.topic_demographics, notes_out=self.topic_notes_out,
+            json_out=self.topic_json_out, dead_letter=self.topic_dead_letter, audit=self.topic_audit,
+        )  # fmt: skip
+
     @field_validator("previous_secret_files", mode="before")
     @classmethod
     def _split_paths(cls, value: object) -> object:
@@ -131,3 +141,24 @@ class WorkerSettings(BaseSettings):
         if self.store == "memory" and (self.redis_username or self.redis_password_file):
             raise ValueError("DEID_REDIS_* credentials are set but DEID_STORE=memory")
         return self
+
+
+def _default_topic(role: str) -> Any:
+    # The field's declared default, not the environment: reading the class's metadata has no side effects.
+    return WorkerSettings.model_fields[f"topic_{role}"].default
+
+
+@dataclass(frozen=True, slots=True)
+class TopicNames:
+    """The topics a worker reads and writes, as the processor and the app receive them.
+
+    Build it with ``WorkerSettings.topic_names()``; ``TopicNames()`` holds the settings' defaults (tests,
+    benches), which are only declared on ``WorkerSettings``.
+    """
+
+    notes_in: str = _default_topic("notes_in")
+    demographics: str = _default_topic("demographics")
+    notes_out: str = _default_topic("notes_out")
+    json_out: str | None = _default_topic("json_out")
+    dead_letter: str = _default_topic("dead_letter")
+    audit: str = _default_topic("audit")
