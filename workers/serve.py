@@ -288,7 +288,7 @@ def _add_routes(app: FastAPI, service: _Service) -> None:
     async def deidentify(body: TextRequest) -> DeidentifyResponse:
         result = await service.call(lambda d: d.adeidentify(body.text, body.patient, note_id=body.id))
         for span in result.spans:
-            service.metrics.phi.labels(span.type).inc()
+            service.metrics.phi.labels("/v1/deidentify", span.type).inc()
         return DeidentifyResponse(text=result.text, spans=spans_out(result.spans), patient_pseudonym=result.patient_pseudonym)
 
     raw_body = {"required": True, "content": {t: {"schema": {"type": "string"}} for t in HL7_TYPES}}

@@ -69,7 +69,13 @@ class ServeMetrics:
         )  # fmt: skip
         self.dependency_up = Gauge("deid_dependency_up", "1 while a dependency answers its probe", ["dependency"], registry=r)
         self.ready = Gauge("deid_ready", "1 when every dependency is up", registry=r)
-        self.phi = Counter("deid_phi_replaced_total", "PHI spans replaced in texts", ["type"], registry=r)
+        # Counted where the replaced spans are known: /v1/deidentify only. /v1/detect replaces nothing, and the
+        # message endpoints (/v1/hl7, /fhir/$de-identify) return the message alone, without its spans; the
+        # endpoint label says so in the metric itself rather than leaving it to be guessed.
+        self.phi = Counter(
+            "deid_phi_replaced_total", "PHI spans replaced in note texts, by endpoint (/v1/deidentify only) and type",
+            ["endpoint", "type"], registry=r,
+        )  # fmt: skip
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

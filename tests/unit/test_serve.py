@@ -108,6 +108,21 @@ def test_fhir_de_identify_operation(client: ServeClient, sample: str) -> None:
     assert "Quennell" not in r.text
 
 
+def test_phi_is_counted_by_the_text_de_identification_endpoint_only(client: ServeClient) -> None:
+    def counted() -> list[str]:
+        lines = client.get("/metrics").text.splitlines()
+        return [line for line in lines if line.startswith("deid_phi_replaced_total{")]
+
+    headers = {"content-type": "application/fhir+json"}
+    assert client.post("/v1/detect", json={"text": TEXT, "patient": PATIENT}).status_code == 200
+    raw_hl7 = (SAMPLES / "MDM-T02-02.hl7").read_bytes()
+    assert client.post("/v1/hl7", content=raw_hl7, headers={"content-type": "application/hl7-v2"}).status_code == 200
+    assert client.post("/fhir/$de-identify", content=(SAMPLES / "bundle.json").read_bytes(), headers=headers).status_code == 200
+    assert counted() == []
+    assert client.post("/v1/deidentify", json={"text": TEXT, "patient": PATIENT}).status_code == 200
+    assert counted() and all('endpoint="/v1/deidentify"' in line for line in counted())
+
+
 def test_health_ready_metrics_and_openapi(client: ServeClient) -> None:
     assert client.get("/health").json() == {"status": "ok"}
     ready = client.get("/ready")
@@ -120,7 +135,8 @@ def test_health_ready_metrics_and_openapi(client: ServeClient) -> None:
     assert 'deid_http_requests_total{endpoint="/v1/deidentify",status="200"}' in metrics.text
     assert 'deid_http_requests_total{endpoint="/v1/deidentify",status="400"}' in metrics.text
     assert 'deid_http_requests_total{endpoint="other",status="404"}' in metrics.text
-    assert "deid_http_request_seconds_bucket" in metrics.text and 'deid_phi_replaced_total{type="PATIENT"}' in metrics.text
+    assert "deid_http_request_seconds_bucket" in metrics.text
+    assert 'deid_phi_replaced_total{endpoint="/v1/deidentify",type="PATIENT"}' in metrics.text
     assert CANARY not in metrics.text and "Smithers" not in metrics.text
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/v1/detect", "/v1/deidentify", "/v1/hl7", "/fhir/$de-identify", "/health", "/ready", "/metrics"} <= set(paths)
