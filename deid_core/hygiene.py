@@ -23,18 +23,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from deid_core.detect.rules.context import next_word, preceded_by
-from deid_core.detect.rules.dates import NOT_DATE_AFTER, NOT_DATE_BEFORE
+from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE
 from deid_core.lexicon import Lexicons, load_lexicons
 from schemas import TAXONOMY, PhiCategory, PhiType, Span
 
 _TAGGER = "tagger"
-_WORD_CHAR = re.compile(r"\w")
 _NUMERIC_DAY_MONTH = re.compile(r"\d{1,2}/\d{1,2}")
 _NEXT_WORD = re.compile(r"[ \t]+([A-Z][\w'’\-]*)")
 _PREV_WORD = re.compile(r"([A-Z][\w'’\-]*)[ \t]+$")
 # Department and specialty words look like surnames to a lexicon (not ordinary English words).
 _NOT_SURNAME_SUFFIX = ("ology", "itis", "ectomy", "otomy", "ostomy", "osis", "emia", "pathy", "scopy", "plasty", "gram", "iatry", "ics")
 _PERSON = frozenset({PhiType.PATIENT, PhiType.DOCTOR})
+# Types whose words spread to their other mentions in the note (not streets, usernames or professions:
+# their words are ordinary or their form is the evidence).
+_SPREADING = frozenset({
+    PhiType.PATIENT, PhiType.DOCTOR, PhiType.HOSPITAL, PhiType.ORGANIZATION, PhiType.DEPARTMENT, PhiType.CITY,
+})
+_LETTERS = re.compile(r"[^\W\d_]{3,}")
+_LEXICON = "lexicon"
+_PROPAGATED_SCORE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +57,31 @@ class SpanHygiene:
             if span.type in _PERSON:
                 span = self._whole_name(text, span)
             out.append(span)
-        return out
+        return self._propagate(text, out)
+
+    def _propagate(self, text: str, spans: list[Span]) -> list[Span]:
+        """One sense per note: a name or place word found once (``Ximena`` after ``her daughter``) is
+        PHI wherever else the note spells it, in any case (``ximena`` in a flowsheet line). Only words
+        that are not ordinary English words, of three letters or more, spread."""
+        types: dict[str, PhiType] = {}
+        function_words = self.lexicons.cues["function_words"]
+        for span in spans:
+            if span.type not in _SPREADING:
+                continue
+            for word in _LETTERS.findall(text, span.start, span.end):
+                low = word.lower()
+                if low not in types and not self.lexicons.is_word(low) and low not in function_words:
+                    types[low] = span.type
+        if not types:
+            return spans
+        covered = sorted((s.start, s.end) for s in spans)
+        pattern = re.compile(r"(?<![\w'’])(?:" + "|".join(map(re.escape, sorted(types, key=len, reverse=True))) + r")(?![\w])", re.IGNORECASE)
+        extra = [
+            Span(m.start(), m.end(), types[m.group().lower()], _PROPAGATED_SCORE, frozenset({_LEXICON}), "propagated")
+            for m in pattern.finditer(text)
+            if not _inside(covered, m.start(), m.end())
+        ]
+        return spans + extra
 
     def _look_alike(self, text: str, span: Span) -> bool:
         value = text[span.start : span.end]
@@ -63,6 +94,8 @@ class SpanHygiene:
             if span.type in _PERSON and len(words) == 1 and lex.is_word(words[0]) and not lex.is_name(words[0]):
                 return True
         if span.type is PhiType.DATE and _NUMERIC_DAY_MONTH.fullmatch(value):
+            if value.endswith("/10") and not preceded_by(text, span.start, DATE_CUES, hops=0):
+                return True  # "6/10": a score out of ten unless a date cue says otherwise
             return preceded_by(text, span.start, NOT_DATE_BEFORE) or next_word(text, span.end) in NOT_DATE_AFTER
         return False
 
@@ -89,13 +122,23 @@ class SpanHygiene:
         return low in self.lexicons.first_names and not self.lexicons.is_word(low) and low not in self.lexicons.cues["not_names"]
 
 
+def _inside(covered: list[tuple[int, int]], start: int, end: int) -> bool:
+    return any(s <= start and end <= e for s, e in covered)
+
+
 def _whole_words(text: str, span: Span) -> Span:
+    """Widen over letters that continue a cut word, and digits that continue a cut number; a change from
+    letters to digits is a boundary (``68M`` is an age and a sex, ``Results02/20`` a word and a date)."""
     start, end = span.start, span.end
-    while start > 0 and _WORD_CHAR.match(text[start - 1]) and _WORD_CHAR.match(text[start]):
+    while start > 0 and _same_run(text[start - 1], text[start]):
         start -= 1
-    while end < len(text) and _WORD_CHAR.match(text[end]) and _WORD_CHAR.match(text[end - 1]):
+    while end < len(text) and _same_run(text[end - 1], text[end]):
         end += 1
     return span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end)
+
+
+def _same_run(a: str, b: str) -> bool:
+    return (a.isalpha() and b.isalpha()) or (a.isdigit() and b.isdigit())
 
 
 def build_hygiene(lexicons: Lexicons | None = None) -> SpanHygiene:

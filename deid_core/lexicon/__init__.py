@@ -11,7 +11,7 @@ for them must come from context (a cue word, a title, a neighbouring name) rathe
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -38,7 +38,6 @@ class Lexicons:
     """upper case, as written."""
     professions: frozenset[str]
     cues: Mapping[str, frozenset[str]]
-
     def is_name(self, token: str) -> bool:
         low = token.lower()
         return low in self.first_names or low in self.surnames
@@ -57,6 +56,34 @@ class Lexicons:
         only: two hops fan out (``bill`` -> ``william`` -> ``wilhelmina``). Lower case, without ``name``."""
         low = name.lower()
         return self.nicknames.get(low, frozenset()) - {low}
+
+
+# Bits of ``Lexicons.token_class``: what the lexicons know about one token's spelling, for the tagger.
+FIRST_NAME, SURNAME, COMMON_WORD, PLACE, PERSON_CUE, PLACE_HEAD = (1 << k for k in range(6))
+N_TOKEN_CLASSES = 64
+
+
+@cache
+def load_token_classes() -> Mapping[str, int]:
+    """What the lexicons know of each word, for the tagger's input: lower-case word -> bits
+    (``FIRST_NAME``, ``SURNAME``, ``COMMON_WORD``, ``PLACE``, ``PERSON_CUE``, ``PLACE_HEAD``), 0..63;
+    words no lexicon knows are absent (class 0). Built once, on first use (~0.2 s)."""
+    lex = load_lexicons()
+    classes: dict[str, int] = {}
+
+    def mark(words: Iterable[str], bit: int) -> None:
+        for w in words:
+            if " " not in w:
+                classes[w] = classes.get(w, 0) | bit
+
+    mark(lex.common_words, COMMON_WORD)
+    mark((w for w in lex.first_names if w not in lex.common_words), FIRST_NAME)
+    mark((w for w in lex.surnames if w not in lex.common_words), SURNAME)
+    mark((w for p in (*lex.cities, *lex.us_states.values(), *lex.countries) for w in p.split()), PLACE)
+    cues = lex.cues
+    mark((w for key in ("relations", "staff", "titles", "naming") for p in cues[key] for w in p.split()), PERSON_CUE)
+    mark((p.split()[-1] for key in ("facility_heads", "organization_heads") for p in cues[key]), PLACE_HEAD)
+    return MappingProxyType(classes)
 
 
 def _lines(name: str) -> list[str]:
@@ -112,4 +139,4 @@ def load_lexicons() -> Lexicons:
     )
 
 
-__all__ = ["Lexicons", "load_lexicons"]
+__all__ = ["N_TOKEN_CLASSES", "Lexicons", "load_lexicons", "load_token_classes"]

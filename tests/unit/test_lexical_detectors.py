@@ -181,3 +181,17 @@ def test_lexicons_load_once_and_know_nicknames() -> None:
     assert lex.is_word("will") and not lex.is_word("marguerite")
     assert lex.us_states["MA"] == "massachusetts"
     assert "OHSU" in lex.hospital_abbreviations
+
+
+def test_hygiene_spreads_a_found_name_to_its_other_mentions() -> None:
+    text = "Her daughter Anneliese visited. anneliese brought lunch; Anneliese's phone is on file."
+    first = text.index("Anneliese")
+    out = build_hygiene().clean(text, [_span(first, first + 9, PhiType.PATIENT, source="lexicon")])
+    assert sorted(text[s.start : s.end] for s in out) == ["Anneliese", "Anneliese", "anneliese"]
+
+
+def test_hygiene_does_not_spread_ordinary_words() -> None:
+    text = "Son Will visited. Will follow up."
+    start = text.index("Will")
+    out = build_hygiene().clean(text, [_span(start, start + 4, PhiType.PATIENT, source="lexicon")])
+    assert len(out) == 1

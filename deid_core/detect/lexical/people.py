@@ -69,6 +69,7 @@ class PeopleDetector:
         self._function = cues["function_words"]
         self._not_names = cues["not_names"]
         self._eponym_heads = cues["eponym_heads"]
+        self._eponyms = cues["eponyms"]
 
     def detect(self, note: EnrichedNote) -> list[Span]:
         return self.spans(TokenView(note.text)) if note.text else []
@@ -95,6 +96,8 @@ class PeopleDetector:
     def _after_cue(self, view: TokenView, i: int, cue: _Cue) -> tuple[int, int, PhiType, float, str] | None:
         toks = view.tokens
         k = i + len(cue.words)
+        if cue.kind == "title":
+            return self._after_title(view, i, k)
         for _ in range(2):
             if k < len(toks) and toks[k].low in _SKIPPABLE and toks[k].low not in self._cues:
                 k += 1
@@ -106,6 +109,23 @@ class PeopleDetector:
         doctor = cue.kind in {"staff", "weak"} or (cue.kind == "title" and toks[i].low in _DOCTOR_TITLES)
         return toks[k].start, end, PhiType.DOCTOR if doctor else PhiType.PATIENT, _CUE_SCORE, f"cue={cue.kind}"
 
+    def _after_title(self, view: TokenView, i: int, k: int) -> tuple[int, int, PhiType, float, str] | None:
+        """``Mr. Ostrowski``, ``Dr Brown``: the title directly before the name, on the same line. An
+        all-caps title without its dot (``MS``, ``DR``) is more often shorthand (mental status)."""
+        toks = view.tokens
+        title = toks[i]
+        if k >= len(toks) or not view.same_line(i) or (title.is_caps and not title.text.endswith(".")):
+            return None
+        name = toks[k]
+        low = _bare(name).lower()
+        if low in self._function or low in self._cues or low in self._not_names - self._eponyms or len(low) < 2:
+            return None
+        # "MR. SMITH" in an all-caps note; "moderate MR. Started on heparin" is mitral regurgitation.
+        if not (name.is_caps if title.is_caps else (name.is_title or name.is_caps)):
+            return None
+        doctor = title.low in _DOCTOR_TITLES
+        return name.start, self._extend(view, k), PhiType.DOCTOR if doctor else PhiType.PATIENT, _CUE_SCORE, "cue=title"
+
     def _lexical(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, float, str]]:
         toks = view.tokens
         lex = self._lex
@@ -113,6 +133,8 @@ class PeopleDetector:
             tok = toks[i]
             low = _bare(tok).lower()
             if not tok.is_title or low in self._function or low in self._not_names or low not in lex.first_names:
+                continue
+            if low in self._eponyms:
                 continue
             if self._eponym(view, i):
                 continue
@@ -159,8 +181,8 @@ class PeopleDetector:
         low = _bare(tok).lower()
         if low in self._function or low in self._not_names or len(low) < 2:
             return False
-        if kind == "title":
-            return tok.is_title or tok.is_caps
+        if len(low) <= 3 and low not in lex.first_names:  # "Psh", "Dc": shorthand, not a name
+            return False
         if kind == "weak":
             return tok.is_title and lex.is_name(low)
         if tok.is_title:

@@ -37,6 +37,8 @@ class PlacesDetector:
         self._lex = lexicons
         cues = lexicons.cues
         self._function = cues["function_words"]
+        # "Foley" is a town in Alabama and a catheter.
+        self._not_places = cues["not_names"] | cues["eponyms"]
         self._facility = _by_last(cues["facility_heads"])
         self._organization = _by_last(cues["organization_heads"])
         self._org_cues = _by_first(cues["organization_cues"])
@@ -96,14 +98,12 @@ class PlacesDetector:
     def _name_before(self, view: TokenView, head: int) -> int | None:
         """Index of the first capitalised word of the name that ends right before token ``head``."""
         toks = view.tokens
+        caps = toks[head].is_caps  # one style throughout: "ED NOTE Good Samaritan Hospital" is two things
         j = head - 1
         first = None
         while j >= 0 and head - j <= _MAX_NAME and view.same_line(j):
             t = toks[j]
-            if t.text in {"'s", "’s"}:
-                j -= 1
-                continue
-            if (t.is_title or t.is_caps) and t.low not in self._function:
+            if (t.is_caps if caps else t.is_title) and t.low not in self._function:
                 first = j
             elif t.low in _CONNECTORS and first is not None:
                 pass
@@ -124,7 +124,7 @@ class PlacesDetector:
             if i + 1 >= len(toks):
                 continue
             name, num = toks[i], toks[i + 1]
-            if not (name.is_title and num.text.isdigit() and len(num.text) <= 2 and view.same_line(i)):
+            if not (name.is_title and len(name.word) >= 3 and num.text.isdigit() and len(num.text) <= 2 and view.same_line(i)):
                 continue
             if lex.is_word(name.low) or name.low in self._function or name.low in lex.cues["not_names"]:
                 continue
@@ -146,7 +146,7 @@ class PlacesDetector:
                 phrase = " ".join(t.low for t in toks[i : i + n])
                 yield tok.start, toks[i + n - 1].start + len(toks[i + n - 1].word), _place_type(lex, phrase), "lexicon=place"
                 continue
-            if not tok.is_title or lex.is_word(tok.low) or tok.low in self._function:
+            if not tok.is_title or lex.is_word(tok.low) or tok.low in self._function or tok.low in self._not_places:
                 continue
             if tok.low in lex.cities or tok.low in lex.countries or tok.low in lex.us_states.values():
                 yield tok.start, tok.start + len(tok.word), _place_type(lex, tok.low), "lexicon=place"

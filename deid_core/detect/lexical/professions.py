@@ -35,6 +35,9 @@ class ProfessionDetector:
             words = tuple(p.split())
             table.setdefault(words[0], []).append(words)
         self._table = {k: sorted(v, key=len, reverse=True) for k, v in table.items()}
+        self._ambiguous = frozenset(tuple(p.split()) for p in lexicons.cues["ambiguous_professions"])
+        # "Ex-librarian", "ex-Marine": the prefix is part of the token.
+        self._prefixed = {f"ex-{k}": k for k in self._table}
 
     def detect(self, note: EnrichedNote) -> list[Span]:
         return self.spans(TokenView(note.text)) if note.text else []
@@ -45,15 +48,24 @@ class ProfessionDetector:
     def _find(self, view: TokenView) -> Iterator[tuple[int, int]]:
         toks = view.tokens
         done = 0
-        for i in view.where(self._table):
+        for i in view.where(self._table.keys() | self._prefixed.keys()):
             if i < done:
                 continue
+            first = toks[i].low
+            prefixed = first in self._prefixed
             n = 0
-            for words in self._table.get(toks[i].low, ()):
-                if tuple(t.low for t in toks[i : i + len(words)]) == words:
-                    n = len(words)
+            match: tuple[str, ...] = ()
+            for words in self._table.get(self._prefixed.get(first, first), ()):
+                if (self._prefixed.get(first, first), *(t.low for t in toks[i + 1 : i + len(words)])) == words:
+                    n, match = len(words), words
                     break
             if not n:
+                continue
+            if prefixed or match not in self._ambiguous:
+                last = toks[i + n - 1]
+                start = toks[i].start + (3 if prefixed else 0)
+                yield start, last.start + len(last.word)
+                done = i + n
                 continue
             before = [t.low for t in toks[max(0, i - _LOOKBACK) : i]]
             after = [t.low for t in toks[i + n : i + n + 2]]

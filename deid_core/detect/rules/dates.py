@@ -61,7 +61,7 @@ NOT_DATE_AFTER = frozenset(
     }
 )
 # Words that make a bare single-digit "d/d" a date ("seen on 3/4", "since 2/9").
-_DATE_CUES = frozenset(
+DATE_CUES = frozenset(
     {
         "on", "since", "from", "until", "till", "by", "dated", "date", "dos", "dob", "through", "thru",
         "after", "before", "starting", "started", "beginning", "ending", "ended", "between", "admitted",
@@ -129,9 +129,10 @@ def _valid_partial(text: str, m: re.Match[str]) -> bool:
         return False
     if followed_by_unit(text, m.end()) or next_word(text, m.end()) in NOT_DATE_AFTER:
         return False
-    if len(month_s) == 1 and len(day_s) == 1:
-        # "3/4", "2/3", "5/5" are usually fractions or grades; only a date cue makes them dates.
-        return preceded_by(text, m.start(), _DATE_CUES, hops=0)
+    if (len(month_s) == 1 and len(day_s) == 1) or day_s == "10":
+        # "3/4", "2/3", "5/5" are usually fractions or grades, "6/10" a pain score; only a date cue
+        # makes them dates.
+        return preceded_by(text, m.start(), DATE_CUES, hops=0)
     return True
 
 
