@@ -14,7 +14,7 @@ write() {  # write NAME CONTENT
   if [[ -e "$path" ]]; then echo "make-secrets: $path exists, kept" >&2; return; fi
   ( umask 077; printf '%s\n' "$2" >"$path" )
   # Compose bind-mounts file secrets with their host mode; the containers run as non-root users
-  # (worker 10001, redis 999, grafana 472), so the files are world-readable inside a 0700 directory.
+  # (worker and serve 10001, redis 999, grafana 472), so the files are world-readable inside a 0700 directory.
   chmod 0444 "$path"
   echo "make-secrets: wrote $path" >&2
 }
@@ -22,4 +22,6 @@ write() {  # write NAME CONTENT
 # The HMAC key that keys every surrogate mapping: first line "<version>:<secret>".
 write deid-hmac "v1:$(rand)"
 write redis-password "$(rand)"
+# The bearer token deid serve's clients send (Authorization: Bearer <token>).
+write serve-token "$(rand)"
 write grafana-admin-password "$(rand)"

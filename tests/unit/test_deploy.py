@@ -122,20 +122,20 @@ def test_compose_worker_runs_in_production_mode(compose: dict[str, Any], tmp_pat
     assert settings.topic_partitions == 12
 
 
-def _settings_know(env: dict[str, str]) -> None:
-    """Every DEID_* variable a deployment sets is a WorkerSettings field (typos fail here), and the
-    settings accept the values once the files they name exist."""
+def _settings_know(env: dict[str, str], settings_class: Any = None) -> None:
+    """Every DEID_* variable a deployment sets is a field of its settings (WorkerSettings unless given;
+    typos fail here), and the settings accept the values once the files they name exist."""
     from workers.settings import WorkerSettings
 
-    fields = {f"DEID_{name.upper()}" for name in WorkerSettings.model_fields}
+    fields = {f"DEID_{name.upper()}" for name in (settings_class or WorkerSettings).model_fields}
     known_elsewhere = {"DEID_TAGGER_MODEL_DIR"}  # read by deid_core.tagger, not the worker settings
     unknown = {k for k in env if k.startswith("DEID_")} - fields - known_elsewhere
     assert not unknown, f"not WorkerSettings fields: {sorted(unknown)}"
 
 
-def _settings_from(env: dict[str, str], tmp_path: Path) -> Any:
-    """WorkerSettings built from a deployment's environment, with its secret files replaced by local
-    stand-ins (synthetic values) and compose's ${VAR:-default} taken at the default."""
+def _settings_from(env: dict[str, str], tmp_path: Path, settings_class: Any = None) -> Any:
+    """WorkerSettings (or ``settings_class``) built from a deployment's environment, with its secret
+    files replaced by local stand-ins (synthetic values) and compose's ${VAR:-default} taken at the default."""
     from workers.settings import WorkerSettings
 
     values: dict[str, str] = {}
@@ -146,7 +146,42 @@ def _settings_from(env: dict[str, str], tmp_path: Path) -> Any:
             stand_in.write_text("v1:" + "s" * 64 + "\n" if key == "DEID_SECRET_FILE" else "synthetic-password\n")
             value = str(stand_in)
         values[key.removeprefix("DEID_").lower()] = value
-    return WorkerSettings(_env_file=None, **values)  # type: ignore[call-arg]
+    return (settings_class or WorkerSettings)(_env_file=None, **values)
+
+
+# The settings both the workers and deid serve must agree on, or they would give other surrogates.
+PIPELINE_SETTINGS = ("DEID_STORE", "DEID_REDIS_PASSWORD_FILE", "DEID_SECRET_FILE", "DEID_PREVIOUS_SECRET_FILES",
+                     "DEID_PRODUCTION", "DEID_TRITON_URL", "DEID_POLICY")  # fmt: skip
+
+
+def _check_serve_settings(env: dict[str, str], args: list[str], tmp_path: Path) -> None:
+    """deid serve would start with this environment and these arguments, authenticated, in production."""
+    from workers.serve_settings import ServeSettings, check_bind, load_auth
+
+    assert args[0] == "serve"
+    _settings_know(env, ServeSettings)
+    settings = _settings_from(env, tmp_path, ServeSettings)
+    assert settings.production is True and settings.mode == "production"
+    auth = load_auth(settings)  # raises without authentication
+    assert auth.required
+    check_bind(settings, auth, args[args.index("--host") + 1])
+
+
+def test_compose_serve_is_authenticated_and_shares_the_workers_pipeline(compose: dict[str, Any], tmp_path: Path) -> None:
+    serve, worker = compose["services"]["serve"], compose["services"]["worker"]
+    env = serve["environment"]
+    assert env["DEID_SERVE_TOKEN_FILE"] == "/run/secrets/serve-token"
+    assert "DEID_SERVE_MAX_BODY_BYTES" in env
+    assert {k: env.get(k) for k in PIPELINE_SETTINGS} == {k: worker["environment"].get(k) for k in PIPELINE_SETTINGS}
+    assert set(serve["secrets"]) == {"deid-hmac", "redis-password", "serve-token"}
+    _check_serve_settings(env, serve["command"], tmp_path)
+    port = serve["command"][serve["command"].index("--port") + 1]
+    assert serve["ports"] == [f"127.0.0.1:{port}:{port}"]  # plain HTTP: the host's loopback only
+    assert f"127.0.0.1:{port}/health" in " ".join(serve["healthcheck"]["test"])
+    assert serve["image"] == worker["image"] and serve["build"] == worker["build"]
+    assert {name: dep["condition"] for name, dep in serve["depends_on"].items()} == {
+        "redis": "service_healthy", "triton": "service_healthy",
+    }  # fmt: skip
 
 
 def test_compose_infrastructure(compose: dict[str, Any]) -> None:
@@ -291,6 +326,80 @@ def test_worker_deployment_is_production_shaped(base: list[dict[str, Any]], tmp_
     assert worker["spec"]["strategy"]["rollingUpdate"]["maxSurge"] == 0
 
 
+def _env_of(base: list[dict[str, Any]], container: dict[str, Any]) -> dict[str, str]:
+    """The environment a container gets from its ConfigMaps (a later one overrides an earlier one)."""
+    env: dict[str, str] = {}
+    for src in container.get("envFrom", []):
+        env.update(_one(base, "ConfigMap", src["configMapRef"]["name"])["data"])
+    return env
+
+
+def _assert_secret_files_mounted(base: list[dict[str, Any]], spec: dict[str, Any], env: dict[str, str]) -> None:
+    """Every DEID_*_FILE(S) path is a key of a Secret mounted read-only at its directory."""
+    container = spec["containers"][0]
+    mounts = {m["mountPath"]: m for m in container["volumeMounts"]}
+    volumes = {v["name"]: v for v in spec["volumes"]}
+    for key, value in env.items():
+        if not key.endswith(("_FILE", "_FILES")) or not value:
+            continue
+        for path in value.split(","):
+            directory, _, name = path.rpartition("/")
+            mount = mounts.get(directory)
+            assert mount is not None and mount.get("readOnly") is True, f"{key}: {directory} is not mounted read-only"
+            secret = volumes[mount["name"]]["secret"]["secretName"]
+            assert name in _one(base, "Secret", secret)["data"], f"{key}: Secret {secret} has no key {name}"
+
+
+def test_worker_secrets_are_mounted_files(base: list[dict[str, Any]]) -> None:
+    spec = _one(base, "Deployment", "deid-worker")["spec"]["template"]["spec"]
+    _assert_secret_files_mounted(base, spec, _env_of(base, spec["containers"][0]))
+
+
+def test_serve_deployment_is_production_shaped(base: list[dict[str, Any]], tmp_path: Path) -> None:
+    serve = _one(base, "Deployment", "deid-serve")
+    pod = serve["spec"]["template"]
+    spec = pod["spec"]
+    container = spec["containers"][0]
+    env = _env_of(base, container)
+    # The worker's pipeline settings first, so that both always use the same keys, store and Triton.
+    assert [s["configMapRef"]["name"] for s in container["envFrom"]] == ["deid-worker", "deid-serve"]
+    assert env["DEID_SERVE_TOKEN_FILE"] == "/run/secrets/deid-serve/token"
+    _check_serve_settings(env, container["args"], tmp_path)
+    _assert_secret_files_mounted(base, spec, env)
+    port = int(container["args"][container["args"].index("--port") + 1])
+    assert container["ports"] == [{"name": "http", "containerPort": port}]
+    assert container["livenessProbe"]["httpGet"] == {"path": "/health", "port": "http"}
+    assert container["readinessProbe"]["httpGet"] == {"path": "/ready", "port": "http"}
+    assert container["startupProbe"]["httpGet"]["path"] == "/health"
+    assert container["securityContext"]["readOnlyRootFilesystem"] is True
+    assert container["securityContext"]["capabilities"]["drop"] == ["ALL"]
+    assert container["resources"]["requests"] and container["resources"]["limits"]["memory"]
+    assert spec["securityContext"]["runAsUser"] == 10001 and spec["automountServiceAccountToken"] is False
+    assert container["image"] == _one(base, "Deployment", "deid-worker")["spec"]["template"]["spec"]["containers"][0]["image"]
+    assert pod["metadata"]["annotations"]["prometheus.io/port"] == str(port)
+    service = _one(base, "Service", "deid-serve")
+    assert [(p["port"], p["targetPort"]) for p in service["spec"]["ports"]] == [(port, "http")]
+    assert serve["spec"]["strategy"]["rollingUpdate"]["maxUnavailable"] == 0
+    _one(base, "PodDisruptionBudget", "deid-serve")
+
+
+def test_network_policies_let_serve_reach_redis_and_triton_and_only_its_clients_reach_serve(
+    base: list[dict[str, Any]],
+) -> None:
+    def sources(policy: str, port: int) -> list[dict[str, Any]]:
+        rules = _one(base, "NetworkPolicy", policy)["spec"]["ingress"]
+        return [peer for rule in rules if any(p["port"] == port for p in rule["ports"]) for peer in rule["from"]]
+
+    serve_pods = {"podSelector": {"matchLabels": {"app.kubernetes.io/name": "deid-serve"}}}
+    worker_pods = {"podSelector": {"matchLabels": {"app.kubernetes.io/name": "deid-worker"}}}
+    for policy, port in (("deid-redis", 6379), ("deid-triton", 8001)):
+        assert serve_pods in sources(policy, port) and worker_pods in sources(policy, port)
+    policy = _one(base, "NetworkPolicy", "deid-serve")
+    assert policy["spec"]["podSelector"]["matchLabels"] == {"app.kubernetes.io/name": "deid-serve"}
+    peers = sources("deid-serve", 8080)
+    assert peers and all(p.get("podSelector") or p.get("namespaceSelector", {}).get("matchLabels") for p in peers)
+
+
 def test_triton_deployment_gets_a_gpu_and_the_gpu_config(base: list[dict[str, Any]]) -> None:
     triton = _one(base, "Deployment", "deid-triton")["spec"]["template"]["spec"]["containers"][0]
     assert triton["resources"]["limits"]["nvidia.com/gpu"] == 1
@@ -382,7 +491,8 @@ def test_constraints_pin_the_tested_environment() -> None:
     from importlib.metadata import version
 
     pins = _constraints()
-    for dist in ("torch", "numpy", "faust-streaming", "aiokafka", "redis", "pydantic", "tritonclient", "prometheus-client"):
+    for dist in ("torch", "numpy", "faust-streaming", "aiokafka", "redis", "pydantic", "tritonclient", "prometheus-client",
+                 "fastapi", "starlette", "uvicorn"):
         assert dist in pins, f"{dist} is not pinned in deploy/constraints.txt"
         assert pins[dist] == version(dist), f"{dist}: constraints {pins[dist]} but the tested .venv has {version(dist)}; regenerate"
     assert pins["torch"].startswith("2.13.0")
