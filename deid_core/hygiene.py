@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from deid_core.detect.rules.context import next_word, preceded_by
-from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE
+from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
 from deid_core.lexicon import Lexicons, load_lexicons
 from schemas import TAXONOMY, PhiCategory, PhiType, Span
 
@@ -88,13 +88,16 @@ class SpanHygiene:
         words = re.findall(r"[^\W\d_]+", value)
         category = TAXONOMY[span.type].category
         lex = self.lexicons
-        if category in {PhiCategory.NAME, PhiCategory.LOCATION} and words:
-            if all(w.islower() and lex.is_word(w) for w in words):
-                return True
+        if category in {PhiCategory.NAME, PhiCategory.LOCATION} and words and span.type is not PhiType.USERNAME:
+            lowercase_words = all(w.islower() and lex.is_word(w) for w in words)
+            if lowercase_words and _in_compound(text, span):
+                return True  # "mother-in-<law>"
+            if lowercase_words and not any(lex.is_name(w) for w in words):
+                return True  # "stimulator"; not "jack hooper" in a lower-case flowsheet
             if span.type in _PERSON and len(words) == 1 and lex.is_word(words[0]) and not lex.is_name(words[0]):
                 return True
         if span.type is PhiType.DATE and _NUMERIC_DAY_MONTH.fullmatch(value):
-            if value.endswith("/10") and not preceded_by(text, span.start, DATE_CUES, hops=0):
+            if value.endswith("/10") and not preceded_by(text, span.start, DATE_CUES, hops=0) and not line_start(text, span.start):
                 return True  # "6/10": a score out of ten unless a date cue says otherwise
             return preceded_by(text, span.start, NOT_DATE_BEFORE) or next_word(text, span.end) in NOT_DATE_AFTER
         return False
@@ -120,6 +123,15 @@ class SpanHygiene:
     def _first_name_like(self, word: str) -> bool:
         low = word.lower()
         return low in self.lexicons.first_names and not self.lexicons.is_word(low) and low not in self.lexicons.cues["not_names"]
+
+
+def _in_compound(text: str, span: Span) -> bool:
+    """True when the span is joined by a hyphen to more letters ("in-law", "law-abiding")."""
+    before = text[max(0, span.start - 2) : span.start]
+    after = text[span.end : span.end + 2]
+    return (len(before) == 2 and before[1] == "-" and before[0].isalpha()) or (
+        len(after) == 2 and after[0] == "-" and after[1].isalpha()
+    )
 
 
 def _inside(covered: list[tuple[int, int]], start: int, end: int) -> bool:

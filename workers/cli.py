@@ -480,7 +480,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     out_dir = Path(args.out) if args.out else default_model_dir()
     config = JobConfig(
         train_n=args.train_n, dev_n=args.dev_n, test_n=args.test_n, corpus_seed=args.corpus_seed,
-        train=TrainConfig(epochs=args.epochs, patience=args.patience, seed=args.seed, threads=args.threads),
+        train=TrainConfig(
+            epochs=args.epochs, patience=args.patience, seed=args.seed, threads=args.threads, lexicon=args.lexicon
+        ),
         train_gold=args.train_gold, dev_gold=args.dev_gold, test_gold=args.test_gold,
     )
     show = sys.stderr.isatty() if args.progress is None else args.progress
@@ -634,6 +636,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--epochs", type=int, default=30)
     p.add_argument("--patience", type=int, default=4, help="epochs without dev F1 gain before stopping")
     p.add_argument("--threads", type=int, default=2, help="torch CPU threads (default: %(default)s)")
+    p.add_argument(
+        "--lexicon", action=argparse.BooleanOptionalAction, default=True,
+        help="give the model the lexicons' token classes (names, places, ordinary words) as input (default: on)",
+    )
     for split in ("train", "dev", "test"):
         p.add_argument(
             f"--{split}-gold",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from deid_core.tagger.tokenize import TOKEN_PATTERN, casing_class
+from deid_core.tagger.tokenize import TOKEN_PATTERN
 from deid_core.tagger.vocab import MAX_WORD_CHARS, UNK, Vocab, normalize_word
 
 # The token pattern as one capturing group: re.split then alternates gap, token, gap, ..., gap. The gaps
@@ -42,7 +42,7 @@ class EncodedBatch:
 
     texts: list[TextTokens]
     words: np.ndarray  # (d,) word ids
-    casing: np.ndarray  # (d,) casing classes
+    casing: np.ndarray  # (d,) style ids: casing class (+ lexicon class, see Vocab)
     chars: np.ndarray  # (d, MAX_WORD_CHARS) character ids, 0-padded
     char_lengths: np.ndarray  # (d,) 1..MAX_WORD_CHARS
 
@@ -71,7 +71,8 @@ def encode_texts(texts: Sequence[str], vocab: Vocab) -> EncodedBatch:
         tokens.append(TextTokens(starts, ends, spaces, distinct))
     d = len(spellings)
     words = np.fromiter((vocab.words.get(normalize_word(s), UNK) for s in spellings), dtype=np.int64, count=d)
-    casing = np.fromiter((casing_class(s) for s in spellings), dtype=np.int64, count=d)
+    style = vocab.style_function()
+    casing = np.fromiter((style(s) for s in spellings), dtype=np.int64, count=d)
     chars, char_lengths = _char_ids(list(spellings), vocab)
     return EncodedBatch(tokens, words, casing, chars, char_lengths)
 

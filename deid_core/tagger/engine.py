@@ -114,6 +114,8 @@ class NumpyBiLstmCrf:
 
     def __init__(self, state: Mapping[str, np.ndarray], allowed: np.ndarray) -> None:
         w = {k: np.asarray(v, dtype=_F32) for k, v in state.items()}
+        # Rows of the input tables: every word, style and character id fed in must be below these.
+        self.n_words, n_casing, self.n_chars = (len(w[f"{t}_emb.weight"]) for t in ("word", "casing", "char"))
         self.char_hidden = ch = w["char_fwd.weight_hh_l0"].shape[1]
         self.hidden = w["lstm_fwd.weight_hh_l0"].shape[1]
         word_dim = w["word_emb.weight"].shape[1]
@@ -132,12 +134,22 @@ class NumpyBiLstmCrf:
         # Word LSTMs: x = [word (word_dim) | char fwd, char bwd (2ch) | casing | spaces], split by column block;
         # the tables are (2, rows, 4H) so a lookup gathers whole rows.
         c0, c1, c2 = word_dim, word_dim + 2 * ch, word_dim + 2 * ch + casing_dim
+        c3 = c2 + w["space_emb.weight"].shape[1]
+        # Whatever the input has beyond spacing is the lexicon class's bits (BiLstmCrf.lexicon_table).
+        bits = w["lstm_fwd.weight_ih_l0"].shape[1] - c3
+        self.n_styles = n_casing << bits
         w_ih = [w[f"lstm_{d}.weight_ih_l0"] * word_scale for d in dirs]
         bias = [(w[f"lstm_{d}.bias_ih_l0"] + w[f"lstm_{d}.bias_hh_l0"]) * word_scale[:, 0] for d in dirs]
         self._word_tab = np.stack([w["word_emb.weight"] @ w_ih[k][:, :c0].T + bias[k] for k in range(2)])
         self._char_w = np.stack([np.ascontiguousarray(w_ih[k][:, c0:c1].T) for k in range(2)])  # (2, 2ch, 4H)
         casing_tab = np.stack([w["casing_emb.weight"] @ w_ih[k][:, c1:c2].T for k in range(2)])
-        space_tab = np.stack([w["space_emb.weight"] @ w_ih[k][:, c2:].T for k in range(2)])
+        space_tab = np.stack([w["space_emb.weight"] @ w_ih[k][:, c2:c3].T for k in range(2)])
+        if bits:
+            # Style id = casing + n_casing * lexicon class: one row per id, casing row plus bits row.
+            lex_bits = ((np.arange(1 << bits)[:, None] >> np.arange(bits)) & 1).astype(_F32)
+            lex_tab = np.stack([lex_bits @ w_ih[k][:, c3:].T for k in range(2)])
+            ids = np.arange(self.n_styles)
+            casing_tab = casing_tab[:, ids % n_casing] + lex_tab[:, ids // n_casing]
         # Casing and spacing together: row casing * 3 + spacing.
         self._style_tab = (casing_tab[:, :, None, :] + space_tab[:, None, :, :]).reshape(2, -1, 4 * self.hidden)
         self._word_hh = np.stack([w[f"lstm_{d}.weight_hh_l0"] * word_scale for d in dirs])  # (2, 4H, H)

@@ -1,8 +1,8 @@
 """The char+word BiLSTM-CRF of Dernoncourt et al. (2017), the baseline neural PHI tagger.
 
 Character embeddings (25) -> character BiLSTM (25 per direction) concatenated with word embeddings
-(100) and small casing / spacing embeddings -> dropout 0.5 -> BiLSTM (100 per direction) -> per-token
-tag scores -> CRF.
+(100), small casing / spacing embeddings and (optionally) the lexicon class bits of the token (see
+``Vocab``) -> dropout 0.5 -> BiLSTM (100 per direction) -> per-token tag scores -> CRF.
 """
 
 from __future__ import annotations
@@ -27,6 +27,13 @@ class ModelConfig:
     hidden: int = 100
     casing_dim: int = 8
     dropout: float = 0.5
+    n_styles: int = N_CASING_CLASSES
+    """``Vocab.n_styles``: style ids are ``casing + N_CASING_CLASSES * lexicon_class``; above
+    N_CASING_CLASSES the model reads the lexicon class's bits as extra inputs."""
+
+    @property
+    def lexicon_bits(self) -> int:
+        return (self.n_styles // N_CASING_CLASSES - 1).bit_length()
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
@@ -55,7 +62,12 @@ class BiLstmCrf(nn.Module):
         self.char_bwd = nn.LSTM(c.char_dim, c.char_hidden, batch_first=True)
         self.casing_emb = nn.Embedding(N_CASING_CLASSES, c.casing_dim, padding_idx=0)
         self.space_emb = nn.Embedding(3, 4, padding_idx=0)
-        in_dim = c.word_dim + 2 * c.char_hidden + c.casing_dim + 4
+        # Lexicon classes enter as their bits (first name, surname, ordinary word, ...): each bit is a
+        # feature of its own, which generalises where a table row per combination would not.
+        bits = c.lexicon_bits
+        table = (torch.arange(1 << bits).unsqueeze(1) >> torch.arange(bits)) & 1
+        self.register_buffer("lexicon_table", table.float(), persistent=False)
+        in_dim = c.word_dim + 2 * c.char_hidden + c.casing_dim + 4 + bits
         self.dropout = nn.Dropout(c.dropout)
         self.lstm_fwd = nn.LSTM(in_dim, c.hidden, batch_first=True)
         self.lstm_bwd = nn.LSTM(in_dim, c.hidden, batch_first=True)
@@ -84,8 +96,9 @@ class BiLstmCrf(nn.Module):
             [
                 self.word_emb(batch.words),
                 self._char_repr(batch.chars, batch.mask),
-                self.casing_emb(batch.casing),
+                self.casing_emb(batch.casing % N_CASING_CLASSES),
                 self.space_emb(batch.spaces),
+                self.lexicon_table[batch.casing // N_CASING_CLASSES],
             ],
             dim=2,
         )

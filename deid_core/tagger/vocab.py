@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from deid_core.tagger.tokenize import Token, casing_class
+from deid_core.lexicon import N_TOKEN_CLASSES, load_token_classes
+from deid_core.tagger.tokenize import N_CASING_CLASSES, Token, casing_class
 
 PAD, UNK = 0, 1
 MAX_WORD_CHARS = 20
@@ -25,11 +26,34 @@ def normalize_word(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Vocab:
+    """How a token's spelling becomes model inputs: word id, character ids and style id.
+
+    The style id is the casing class, and with ``lexicon`` set also what the shared lexicons know of the
+    word (first name, surname, ordinary word, place, person cue, place head; ``deid_core.lexicon``):
+    ``casing + N_CASING_CLASSES * lexicon_class``. Folding both into one id keeps the model's inputs
+    (and the Triton wire contract) the same shape; only the style table grows (8 -> 512 rows).
+    """
+
     words: dict[str, int]
     chars: dict[str, int]
+    lexicon: bool = False
+
+    @property
+    def n_styles(self) -> int:
+        return N_CASING_CLASSES * (N_TOKEN_CLASSES if self.lexicon else 1)
+
+    def style_function(self) -> Callable[[str], int]:
+        """``spelling -> style id`` (binds the lexicon table once; call it per distinct spelling)."""
+        if not self.lexicon:
+            return casing_class
+        classes = load_token_classes()
+        get = classes.get
+        return lambda text: casing_class(text) + N_CASING_CLASSES * get(text.lower(), 0)
 
     @classmethod
-    def build(cls, token_lists: Iterable[Sequence[Token]], min_word_count: int = 2, max_words: int = 30_000) -> Vocab:
+    def build(
+        cls, token_lists: Iterable[Sequence[Token]], min_word_count: int = 2, max_words: int = 30_000, lexicon: bool = False
+    ) -> Vocab:
         word_counts: Counter[str] = Counter()
         char_counts: Counter[str] = Counter()
         for tokens in token_lists:
@@ -44,7 +68,7 @@ class Vocab:
         chars = {"<pad>": PAD, "<unk>": UNK}
         for ch, _ in sorted(char_counts.items(), key=lambda kv: (-kv[1], kv[0])):
             chars[ch] = len(chars)
-        return cls(words, chars)
+        return cls(words, chars, lexicon)
 
     def encode_word(self, text: str) -> int:
         return self.words.get(normalize_word(text), UNK)
@@ -54,6 +78,7 @@ class Vocab:
 
     def encode(self, tokens: Sequence[Token]) -> EncodedTokens:
         n = len(tokens)
+        style = self.style_function()
         chars = np.zeros((n, MAX_WORD_CHARS), dtype=np.int64)
         char_lengths = np.zeros(n, dtype=np.int64)
         for i, t in enumerate(tokens):
@@ -64,17 +89,20 @@ class Vocab:
             words=np.fromiter((self.encode_word(t.text) for t in tokens), dtype=np.int64, count=n),
             chars=chars,
             char_lengths=char_lengths,
-            casing=np.fromiter((casing_class(t.text) for t in tokens), dtype=np.int64, count=n),
+            casing=np.fromiter((style(t.text) for t in tokens), dtype=np.int64, count=n),
             spaces=np.fromiter((1 + int(t.space_before) for t in tokens), dtype=np.int64, count=n),
         )
 
     def save(self, path: Path) -> None:
-        path.write_text(json.dumps({"words": self.words, "chars": self.chars}, ensure_ascii=False))
+        data: dict[str, object] = {"words": self.words, "chars": self.chars}
+        if self.lexicon:
+            data["lexicon"] = True  # absent in vocabularies made before lexicon features
+        path.write_text(json.dumps(data, ensure_ascii=False))
 
     @classmethod
     def load(cls, path: Path) -> Vocab:
         data = json.loads(path.read_text())
-        return cls(data["words"], data["chars"])
+        return cls(data["words"], data["chars"], bool(data.get("lexicon", False)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,6 +95,12 @@ _HOLIDAY_GATE = (
 )
 
 
+def line_start(text: str, pos: int) -> bool:
+    """True when only spaces or list marks stand between the line start and ``pos``."""
+    line = text[text.rfind("\n", 0, pos) + 1 : pos]
+    return line.strip(" \t-*•") == ""
+
+
 def _plausible_md(month: int, day: int) -> bool:
     return 1 <= month <= 12 and 1 <= day <= 31
 
@@ -129,10 +135,12 @@ def _valid_partial(text: str, m: re.Match[str]) -> bool:
         return False
     if followed_by_unit(text, m.end()) or next_word(text, m.end()) in NOT_DATE_AFTER:
         return False
-    if (len(month_s) == 1 and len(day_s) == 1) or day_s == "10":
-        # "3/4", "2/3", "5/5" are usually fractions or grades, "6/10" a pain score; only a date cue
-        # makes them dates.
+    if len(month_s) == 1 and len(day_s) == 1:
+        # "3/4", "2/3", "5/5" are usually fractions or grades; only a date cue makes them dates.
         return preceded_by(text, m.start(), DATE_CUES, hops=0)
+    if day_s == "10":
+        # "6/10" is a pain score unless a date cue precedes it or it opens a line ("9/10 - PTT 57").
+        return preceded_by(text, m.start(), DATE_CUES, hops=0) or line_start(text, m.start())
     return True
 
 

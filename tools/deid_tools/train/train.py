@@ -43,6 +43,8 @@ class TrainConfig:
     train_window_tokens: int = 120
     seed: int = 13
     threads: int | None = None
+    lexicon: bool = True
+    """Feed the shared lexicons' token classes to the model (``Vocab.lexicon``)."""
     model: dict[str, object] = field(default_factory=dict)
 
 
@@ -104,14 +106,16 @@ def train(
     names = tag_names()
     index = {n: i for i, n in enumerate(names)}
     train_tokens = [tokenize(d.text) for d in train_docs]
-    vocab = Vocab.build(train_tokens)
+    vocab = Vocab.build(train_tokens, lexicon=config.lexicon)
     labelled = [(toks, spans_to_tags(toks, d.spans, index)) for toks, d in zip(train_tokens, train_docs, strict=True)]
     # Encode once; every epoch reuses the arrays.
     windows = [
         (vocab.encode(toks), torch.tensor(tags))
         for toks, tags in _training_windows(labelled, config.train_window_tokens, config.train_window_tokens // 4, names)
     ]
-    model_config = ModelConfig(n_words=len(vocab.words), n_chars=len(vocab.chars), n_tags=len(names), **config.model)  # type: ignore[arg-type]
+    model_config = ModelConfig(
+        n_words=len(vocab.words), n_chars=len(vocab.chars), n_tags=len(names), n_styles=vocab.n_styles, **config.model  # type: ignore[arg-type]
+    )
     allowed, allowed_start = bio_constraints(names)
     model = BiLstmCrf(model_config, allowed, allowed_start)
     optimizer = torch.optim.Adam(model.parameters(), lr=config.learning_rate)
