@@ -50,13 +50,14 @@ class DetectionPipeline:
 
     def detect(self, note: EnrichedNote) -> list[Span]:
         """Local detectors only (no tagger): for callers without an event loop."""
-        return self.merger.merge(self.hygiene.clean(note.text, self.detect_local(note)), note.text)
+        return self.combine(note, self.detect_local(note), ())
+
+    def combine(self, note: EnrichedNote, local: Sequence[Span], tagged: Sequence[Span]) -> list[Span]:
+        """The note's final spans from its local detectors' and the tagger's: hygiene, then merge."""
+        return self.merger.merge(self.hygiene.clean(note.text, [*local, *tagged]), note.text)
 
     def _merge_all(self, notes: Sequence[EnrichedNote], local: Sequence[list[Span]], tagged: Sequence[list[Span]]) -> list[list[Span]]:
-        return [
-            self.merger.merge(self.hygiene.clean(note.text, found + extra), note.text)
-            for note, found, extra in zip(notes, local, tagged, strict=True)
-        ]
+        return [self.combine(note, found, extra) for note, found, extra in zip(notes, local, tagged, strict=True)]
 
     async def detect_batch(self, notes: Sequence[EnrichedNote]) -> list[list[Span]]:
         if self.tagger is None or not notes:
