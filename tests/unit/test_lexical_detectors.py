@@ -195,3 +195,25 @@ def test_hygiene_does_not_spread_ordinary_words() -> None:
     start = text.index("Will")
     out = build_hygiene().clean(text, [_span(start, start + 4, PhiType.PATIENT, source="lexicon")])
     assert len(out) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "type_"),
+    [
+        ("Wound care reviewed.\n-- kbw", "kbw", "USERNAME"),
+        ("Plan as above.\nMT/rs\n", "MT/rs", "USERNAME"),
+        ("Reviewed and agree. /ss/ T. Abernathy-Reyes", "T. Abernathy-Reyes", "DOCTOR"),
+    ],
+)
+def test_signoffs(text: str, value: str, type_: str) -> None:
+    assert (value, type_) in found(build_rule_detector(), text)
+
+
+def test_list_answers_are_not_signoffs() -> None:
+    assert found(build_rule_detector(), "Fever\n- no\nChills\n- yes") == set()
+
+
+def test_facility_short_forms(lexicon) -> None:
+    text = "Transferred from Larkspur Valley Medical Center (LVMC). LVMC notes reviewed; LV function normal."
+    values = found(lexicon, text)
+    assert ("LVMC", "HOSPITAL") in values and not any(v == "LV" for v, _ in values)

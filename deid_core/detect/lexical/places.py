@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from deid_core.detect.lexical.tokens import Token, TokenView
@@ -27,6 +28,8 @@ _SCORE = 0.7
 _MAX_NAME = 5
 _WARD_CUES = frozenset({"to", "on", "from", "at", "in"})
 _DOSE_WORDS = frozenset({"mg", "mcg", "g", "ml", "units", "bid", "tid", "qid", "qd", "daily", "prn", "q", "x", "%"})
+# "Saint Valery Medical Center (SVMC)": the short form a note defines right after the name.
+_DEFINED = re.compile(r"\s*[(\[]\s*([A-Z]{2,6})\s*[)\]]")
 _CONNECTORS = frozenset({"of", "the", "and", "&", "for", "st", "st.", "saint", "mt", "mount"})
 
 
@@ -54,12 +57,12 @@ class PlacesDetector:
 
     def spans(self, view: TokenView) -> list[Span]:
         out: dict[tuple[int, int], Span] = {}
+        found = [*self._institutions(view), *self._headed(view), *self._employers(view)]
         for start, end, type_, why in (
-            *self._institutions(view),
-            *self._headed(view),
+            *found,
+            *self._abbreviations(view, found),
             *self._wards(view),
             *self._gazetteer(view),
-            *self._employers(view),
         ):
             out.setdefault((start, end), Span(start, end, type_, _SCORE, frozenset({SOURCE}), why))
         return sorted(out.values(), key=lambda s: (s.start, s.end))
@@ -116,6 +119,28 @@ class PlacesDetector:
         if first is not None and toks[first].low in _CONNECTORS:
             return None
         return first
+
+    def _abbreviations(self, view: TokenView, found: list[tuple[int, int, PhiType, str]]) -> Iterator[tuple[int, int, PhiType, str]]:
+        """Short forms of the facilities and organisations found: ``(SVMC)`` after the name, or the
+        name's initials anywhere in capitals (``Lakeside Community Hospital`` -> ``LCH``)."""
+        initials: dict[str, PhiType] = {}
+        text = view.text
+        for start, end, type_, _ in found:
+            if type_ not in (PhiType.HOSPITAL, PhiType.ORGANIZATION):
+                continue
+            words = [w for w in re.findall(r"[A-Za-z][\w'’\-]*", text[start:end]) if w.lower() not in _CONNECTORS]
+            if len(words) >= 2:
+                initials.setdefault("".join(w[0].upper() for w in words), type_)
+                initials.setdefault("".join(w[0].upper() for w in words[:-1]), type_)  # "SV" of "Saint Valery Hospital"
+            m = _DEFINED.match(text, end)
+            if m is not None:
+                initials.setdefault(m.group(1), type_)
+        if not initials:
+            return
+        for i in view.capitalised:
+            tok = view.tokens[i]
+            if tok.is_caps and len(tok.word) >= 2 and tok.word in initials and len(tok.word) >= 3 - (tok.word in self._lex.hospital_abbreviations):
+                yield tok.start, tok.start + len(tok.word), initials[tok.word], "lexicon=facility_initials"
 
     def _wards(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, str]]:
         toks = view.tokens

@@ -1,0 +1,44 @@
+"""Sign-offs: the author's initials or name at the end of an entry (``-- jmw``, ``HE/md``, ``/ss/ R. Patel``).
+
+Typed USERNAME for bare initials (the tagger's training data annotates them so) and DOCTOR for a signed
+name. A single dash is a list mark ("- no"), so bare initials need two dashes, a dash-like rule or a
+slash before them, alone at the end of their line.
+"""
+
+from __future__ import annotations
+
+from deid_core.detect.base import Pattern
+from schemas import PhiType
+
+
+def signoff_patterns() -> list[Pattern]:
+    return [
+        Pattern(
+            "signoff_initials",
+            r"(?m)^[ \t]*(?:-{2,}|[—–]|/)[ \t]*([A-Za-z]{2,4})\.?[ \t]*$",
+            PhiType.USERNAME,
+            score=0.8,
+            group=1,
+            flags=0,
+            gate=("-", "/", "—", "–"),
+        ),
+        # Dictation initials: author/typist ("HE/md", "JS/kl") alone on a line.
+        Pattern(
+            "signoff_dictation",
+            r"(?m)^[ \t]*([A-Z]{2,4}/[a-z]{2,4})[ \t]*$",
+            PhiType.USERNAME,
+            score=0.8,
+            group=1,
+            flags=0,
+            gate=("/",),
+        ),
+        Pattern(
+            "signoff_signed",
+            r"/s{1,2}/[ \t]*([A-Z][A-Za-z'’\-]*\.?(?:[ \t]+[A-Z][A-Za-z'’\-]*\.?){0,3})",
+            PhiType.DOCTOR,
+            score=0.85,
+            group=1,
+            flags=0,
+            gate=("/s",),
+        ),
+    ]
