@@ -85,13 +85,16 @@ def test_deterministic_across_processes_and_hash_seeds() -> None:
 _AGE_GLUE = re.compile(r"(?i)[mf]\b|yo\b")
 
 _SHAPES: dict[PhiType, re.Pattern[str]] = {
-    PhiType.PHONE: re.compile(r"^[\d()+ .\-]{5,}$"),
-    PhiType.FAX: re.compile(r"^[\d()+ .\-]{7,}$"),
+    # Numbers, with an extension written with them, or an extension alone, or digits spelled out.
+    PhiType.PHONE: re.compile(r"^([\d()+ .\-]{5,}( (x|ext\.?|extension) ?\d+)?|(x|ext\.? |extension )\d{2,5}"
+                              r"|\d{3,7}|[a-z]+([ ,.\-]+[a-z]+){9})$"),  # pagers: 3-7 digits
+    PhiType.FAX: re.compile(r"^[\d()+ .\-]{7,}( (x|ext\.?) ?\d+)?$"),
     PhiType.SSN: re.compile(r"^\d{3}[- ]?\d{2}[- ]?\d{4}$"),
-    PhiType.EMAIL: re.compile(r"^[^@\s]+@[^@\s]+\.[a-z]+$", re.I),
+    PhiType.EMAIL: re.compile(r"^([^@\s]+@[^@\s]+\.[a-z]+|[\w. ]+ [(\[]?at[)\]]? [\w-]+( [(\[]?dot[)\]]? |\.)[a-z]+)$",
+                              re.I),
     PhiType.ZIP: re.compile(r"^\d{5}(-\d{4})?$"),
     PhiType.IPADDR: re.compile(r"^\d{1,3}(\.\d{1,3}){3}$"),
-    PhiType.AGE: re.compile(r"^(\d{1,3}|[a-z]+(-[a-z]+)?( hundred( [a-z-]+)?)?)$", re.I),
+    PhiType.AGE: re.compile(r"^(\d{1,3}(st|nd|rd|th)?|[a-z]+(-[a-z]+)?( hundred( [a-z-]+)?)?)$", re.I),
     PhiType.URL: re.compile(r"^(https?://|www\.)?[\w.-]+\.(com|org|net|info|biz)(/\S*)?$", re.I),
 }
 
@@ -163,7 +166,7 @@ def test_surface_form_variety() -> None:
         "mm/dd/yyyy": r"\d{2}/\d{2}/\d{4}", "m/d/yy": r"\d{1,2}/\d{1,2}/\d{2}", "iso": r"\d{4}-\d{2}-\d{2}",
         "long": r"[A-Z][a-z]+ \d{1,2}(st|nd|rd|th)?, \d{4}", "d-Mon-y": r"\d{1,2}-[A-Z][a-z]{2}-\d{4}",
         "Mon d": r"[A-Z][a-z]{2} \d{1,2}", "m/yy": r"\d{1,2}/\d{2}", "month year": r"[A-Z][a-z]+ \d{4}",
-        "'yy": r"'\d{2}", "year": r"\d{4}", "weekday": r"(Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day",
+        "'yy": r"'\d{2}", "year": r"\d{4}", "weekday+date": r"(Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)(day)?,? .*\d.*",
         "holiday": r"Christmas( Eve)?|Thanksgiving|Easter|Labor Day|Memorial Day|Halloween|4th of July|.*'s (Day|Eve)",
     }
     for name, pat in shapes.items():

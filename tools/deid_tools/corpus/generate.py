@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 Split = Literal["train", "dev", "test"]
 
 
-SHORT_KINDS = frozenset({"refill_request", "ecg_report", "lab_comment", "header_block", "email_thread"})
+SHORT_KINDS = frozenset({"refill_request", "ecg_report", "lab_comment", "header_block", "email_thread", "lab_callback",
+                         "phone_triage", "portal_thread", "nursing_flowsheet"})
 
 
 @dataclass(frozen=True)

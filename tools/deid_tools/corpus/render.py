@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from deid_tools.corpus import filler
+from deid_tools.corpus.slots import ExtraSlots, person_forms
 from deid_tools.corpus.values import (
     HOLIDAYS,
     Cast,
@@ -24,7 +25,6 @@ from deid_tools.corpus.values import (
     date_forms,
     ids,
     mrn_forms,
-    name_forms,
     phone_forms,
 )
 from schemas import PhiType, Span
@@ -185,14 +185,15 @@ _SLOT = re.compile(r"\{([A-Za-z_0-9]+)((?::[^{}:]*)*)\}")
 
 # --- slots -------------------------------------------------------------------------------------------
 
-class Renderer:
-    """Renders one note for one cast; slot names map to ``_s_<name>`` methods."""
+class Renderer(ExtraSlots):
+    """Renders one note for one cast; slot names map to ``_s_<name>`` methods (more in ``ExtraSlots``)."""
 
     def __init__(self, cast: Cast, fake: Faker, rng: random.Random, builder: Builder, misc: tuple[str, ...],
                  addenda: tuple[str, ...] = ()) -> None:
         self.c, self.fake, self.rng, self.b = cast, fake, rng, builder
         self.misc, self.addenda = misc, addenda
         self._dates: dict[str, dt.date] = {}
+        self._people: dict[str, Person] = {}
 
     # rendering
     def render_sections(self, sections: tuple[Section, ...]) -> None:
@@ -267,10 +268,10 @@ class Renderer:
 
     # names
     def _s_pt(self, a: list[str]) -> list[Piece]:
-        return name_forms(self.c.pt, P.PATIENT, self._arg(a, 0, "any"), self.rng)
+        return person_forms(self.c.pt, P.PATIENT, self._arg(a, 0, "any"), self.rng)
 
     def _rel(self, who: Person, a: list[str]) -> list[Piece]:
-        return name_forms(who, P.PATIENT, self._arg(a, 0, self.rng.choice(("full", "first", "title"))), self.rng)
+        return person_forms(who, P.PATIENT, self._arg(a, 0, self.rng.choice(("full", "first", "title"))), self.rng)
 
     def _s_nok(self, a: list[str]) -> list[Piece]:
         return self._rel(self.c.nok[0], a)
@@ -300,11 +301,11 @@ class Renderer:
         form = self._arg(a, 1, "")
         if not form:
             form = self.rng.choice(("dr", "dr", "dr", "drfull", "md", "md", "mdi", "lf", "init"))
-        return name_forms(self.c.doctors[self._arg(a, 0, "att")], P.DOCTOR, form, self.rng)
+        return person_forms(self.c.doctors[self._arg(a, 0, "att")], P.DOCTOR, form, self.rng)
 
     def _s_rn(self, a: list[str]) -> list[Piece]:
         i = int(self._arg(a, 0, "0"))
-        return name_forms(self.c.nurses[i], P.DOCTOR, self._arg(a, 1, "rn"), self.rng)
+        return person_forms(self.c.nurses[i], P.DOCTOR, self._arg(a, 1, "rn"), self.rng)
 
     def _s_user(self, a: list[str]) -> list[Piece]:
         return [(self.c.usernames[int(self._arg(a, 0, "0"))], P.USERNAME)]
@@ -313,7 +314,8 @@ class Renderer:
         p = self.c.doctors[self._arg(a, 0, "att")] if self._arg(a, 0, "att") != "rn" else self.c.nurses[0]
         ini = f"{p.first[0]}{p.middle[0] if p.middle else ''}{p.last[0]}"
         ini = ini.lower() if self.rng.random() < 0.6 else ini
-        return [(self.rng.choice(("-- ", "--", "- ", "/")), None), (ini, P.USERNAME)]
+        # Sign-off initials are a name, not a login.
+        return [(self.rng.choice(("-- ", "--", "- ", "/")), None), (ini, P.DOCTOR)]
 
     # people-adjacent
     def _s_prof(self, a: list[str]) -> list[Piece]:
@@ -383,8 +385,17 @@ class Renderer:
     def _s_date(self, a: list[str]) -> list[Piece]:
         return date_forms(self._date(self._arg(a, 0, "visit")), self._arg(a, 1, "any"), self.rng)
 
-    def _s_wd(self, a: list[str]) -> list[Piece]:
-        return date_forms(self._date(self._arg(a, 0, "visit")), "weekday", self.rng)
+    def _s_wd(self, a: list[str]) -> list[str]:
+        # A bare weekday is not a date element (i2b2 2014 as this project annotates it): plain glue.
+        (wd, _), = date_forms(self._date(self._arg(a, 0, "visit")), "weekday", self.rng)
+        return [wd]
+
+    def _s_wdate(self, a: list[str]) -> list[Piece]:
+        """A weekday written with its date is part of the date: one span (``Thursday, March 7, 2024``)."""
+        d = self._date(self._arg(a, 0, "visit"))
+        (wd, _), = date_forms(d, "weekday", self.rng)
+        (date, _), = date_forms(d, self._arg(a, 1, "any"), self.rng)
+        return [(f"{wd}{self.rng.choice((', ', ' '))}{date}", P.DATE)]
 
     def _s_hol(self, a: list[str]) -> list[Piece]:
         h = self.rng.choice(HOLIDAYS)

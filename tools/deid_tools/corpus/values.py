@@ -429,10 +429,9 @@ def phone_forms(number: str, rng: random.Random, typ: PhiType = P.PHONE, form: s
     if form == "local":
         return [(f"{b}-{c}", typ)]
     v = rng.choice(opts)
-    pieces: list[Piece] = [(v, typ)]
-    if rng.random() < 0.08:
-        pieces.append((rng.choice((" x", " ext. ", " ext ")) + str(rng.randint(100, 9999)), None))
-    return pieces
+    if rng.random() < 0.08:  # an extension written with the number belongs to it
+        v += rng.choice((" x", " ext. ", " ext ")) + str(rng.randint(100, 9999))
+    return [(v, typ)]
 
 
 def mrn_forms(mrn: str, rng: random.Random) -> str:

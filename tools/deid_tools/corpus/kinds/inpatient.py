@@ -146,7 +146,7 @@ The team led by {dr:att:drfull} managed the {cc}; {plan}
 # Medicines to take at home
 {meds}
 # Appointments after discharge
-Please see {dr:pcp:drfull} within a week, office phone {phone:office}. || A visit with {dr:ref:md} is booked for {wd:fut}, {date:fut:long}.
+Please see {dr:pcp:drfull} within a week, office phone {phone:office}. || A visit with {dr:ref:md} is booked for {wdate:fut:long}.
 ?0.6 Questions: {email:dr:att} or fax {fax}.
 # Other health problems
 {pmh}
@@ -274,7 +274,7 @@ pt {pt:lf}  mrn {mrn}  dob {date:dob:num}  adm {date:adm:num}
 """),
     F("hp_test", "admission_hp", "test", """
 {hosp} :: Inpatient Admission Evaluation
-Evaluated on {wd:adm}, {date:adm:long}, in bed {room}
+Evaluated on {wdate:adm:long}, in bed {room}
 Subject: {pt:full}, {age:yrs}, {sexa}; medical record {mrn}
 # Why admitted
 {pt:title} arrived with {cc} after {his} {relw}, {rel:full}, called 911. || Sent over by {dr:ref:drfull} of {hosp:2} for {cc}.
@@ -479,7 +479,7 @@ ED NOTE {hosp}
 """),
     F("ed_test", "ed_note", "test", """
 Emergency visit record - {hosp}
-{wd:visit} {date:visit:long} at {time}
+{wdate:visit:long} at {time}
 The patient, {pt:fml} (MRN {mrn}, birthdate {date:dob:long}), came in with {his} {nokw} {nok:full}.
 # Story
 {pt:title} says the {cc} began on {hol}. || According to {his} {relw} {rel:full}, {he} collapsed at {org} where {he} works as {aprof}.
@@ -573,7 +573,7 @@ surgeon {dr:surg:lf}; anesthesia {dr:anes:lf}
 """),
     F("op_test", "operative_note", "test", """
 Surgical procedure record, {hosp}
-Performed {wd:op} {date:op:long} in operating suite {room}
+Performed {wdate:op:long} in operating suite {room}
 Operating surgeon {dr:surg:drfull}; first assistant {dr:res:drfull}; anesthesia by {dr:anes:md}
 For: {pt:fml}, {age:yrs}, record {mrn}
 # Why the operation was done
@@ -737,7 +737,7 @@ flat affect, no si/hi.
 """),
     F("psych_test", "psychiatry_note", "test", """
 Behavioral health intake assessment
-Client: {pt:fml}   Record: {mrn}   Seen: {wd:visit}, {date:visit:long}
+Client: {pt:fml}   Record: {mrn}   Seen: {wdate:visit:long}
 Referred by {dr:ref:drfull} ({hosp:2})
 # Presenting concerns
 {pt:title} describes worsening anxiety since losing {his} job at {org} in {date:past:my}. || {His} {nokw}, {nok:full}, says {he} has not left the house since {hol}.

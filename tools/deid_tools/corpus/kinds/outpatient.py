@@ -52,7 +52,7 @@ per {dr:pcp:dr}: {plan}
 """, noise=1.5),
     F("tel_test", "telephone_encounter", "test", """
 Call documentation - {hosp} {dept}
-{wd:visit}, {date:visit:long}, {time}
+{wdate:visit:long}, {time}
 Incoming call from {relw} of patient, {rel:full}, about {pt:fml} (record {mrn}; born {date:dob:num}).
 Caller reports {pt:first} has had {cc} since {hol}. {hpi}
 Identity verified with date of birth and address ({street}, {city}).
@@ -211,7 +211,7 @@ Warfarin management encounter, {dept}, {hosp}
 {pt:fml} ({mrn}), {age:yrs}; seen {date:visit:long}
 Reason for therapy: mechanical aortic valve placed at {hosp:2} in {date:past:year}.
 Point-of-care INR 4.1 (target 2.5-3.5). Reports extra dose taken over {hol}.
-Instructions given to hold tonight's dose; next check {wd:fut} {date:fut:short}.
+Instructions given to hold tonight's dose; next check {wdate:fut:short}.
 ?0.6 {misc}
 ?0.5 {His} {relw} {rel:full} drives {him} to appointments.
 Pharmacist {rn:1:full} for {dr:pcp:drfull}
@@ -262,7 +262,7 @@ hx: {pmh:inline}. {shx}
 """),
     F("sw_test", "social_work_note", "test", """
 Psychosocial assessment by clinical social work
-Client {pt:fml}, chart {mrn}, interviewed {wd:visit} {date:visit:long} in room {room}
+Client {pt:fml}, chart {mrn}, interviewed {wdate:visit:long} in room {room}
 # Living situation
 Resides at {street}, {city}, {state:1:full} {zip} with {his} {nokw} {nok:full}. || Rents a room at {street} in {city}; landlord is a {relw}, {rel:full}.
 # Work and income
@@ -426,7 +426,7 @@ meds:
 """, noise=1.5),
     F("hh_test", "home_health_visit", "test", """
 Community nursing record
-Visited {pt:fml} at home ({street}, {city}, {state:1:abbr} {zip}) on {wd:visit} {date:visit:long}
+Visited {pt:fml} at home ({street}, {city}, {state:1:abbr} {zip}) on {wdate:visit:long}
 Present: patient and {relw} {rel:full}; {nokw} {nok:full} joined by phone from {city:2}.
 {vitals}
 {look}
@@ -443,7 +443,7 @@ Medications reconciled:
     # ---------------------------------------------------------------- pasted e-mail thread
     F("email_fw", "email_thread", "train", """
 From: {dr:att:full} <{email:dr:att}>
-Sent: {wd:visit}, {date:visit:long} {time}
+Sent: {wdate:visit:long} {time}
 To: {dr:con:full}
 Subject: RE: {pt:last} - {cc} || Subject: RE: {pt:init}
 #
@@ -487,7 +487,7 @@ reply: called {nokw} back, appt made for {date:fut:short}. {sig:rn}
     F("email_test", "email_thread", "test", """
 ---------- Forwarded message ---------
 From: {dr:ref:drfull} <{email:dr:ref}>
-Date: {wd:visit}, {date:visit:long} at {time}
+Date: {wdate:visit:long} at {time}
 To: {dr:att:full}
 Subject: Fwd: urgent - {pt:lf} || Subject: Fwd: {pt:init} - {cc}
 #

@@ -65,7 +65,7 @@ no acute findings.
 """),
     F("rad_test", "radiology_report", "test", """
 Imaging consultation, {hosp} ({dept})
-Study: MR brain with and without gadolinium, performed {wd:visit} {date:visit:long}
+Study: MR brain with and without gadolinium, performed {wdate:visit:long}
 For {pt:fml}, born {date:dob:long}, a {age:words} {sexa} ({mrn}); order number {acc}
 Requested by {dr:ref:drfull} to evaluate {cc}
 # Prior studies
