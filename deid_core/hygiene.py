@@ -92,8 +92,8 @@ class SpanHygiene:
             lowercase_words = all(w.islower() and lex.is_word(w) for w in words)
             if lowercase_words and _in_compound(text, span):
                 return True  # "mother-in-<law>"
-            if lowercase_words and not any(lex.is_name(w) for w in words):
-                return True  # "stimulator"; not "jack hooper" in a lower-case flowsheet
+            if lowercase_words and not any(lex.is_name(w) or len(w) < 4 for w in words):
+                return True  # "stimulator"; not "jack hooper" (a flowsheet) nor "-- no" (initials)
             if span.type in _PERSON and len(words) == 1 and lex.is_word(words[0]) and not lex.is_name(words[0]):
                 return True
         if span.type is PhiType.DATE and _NUMERIC_DAY_MONTH.fullmatch(value):

@@ -200,8 +200,8 @@ def test_hygiene_does_not_spread_ordinary_words() -> None:
 @pytest.mark.parametrize(
     ("text", "value", "type_"),
     [
-        ("Wound care reviewed.\n-- kbw", "kbw", "USERNAME"),
-        ("Plan as above.\nMT/rs\n", "MT/rs", "USERNAME"),
+        ("Wound care reviewed.\n-- kbw", "kbw", "DOCTOR"),
+        ("Plan as above.\nMT/rs\n", "MT/rs", "DOCTOR"),
         ("Reviewed and agree. /ss/ T. Abernathy-Reyes", "T. Abernathy-Reyes", "DOCTOR"),
     ],
 )

@@ -1,7 +1,7 @@
 """Sign-offs: the author's initials or name at the end of an entry (``-- jmw``, ``HE/md``, ``/ss/ R. Patel``).
 
-Typed USERNAME for bare initials (the tagger's training data annotates them so) and DOCTOR for a signed
-name. A single dash is a list mark ("- no"), so bare initials need two dashes, a dash-like rule or a
+Typed DOCTOR: initials in a sign-off stand for a clinician's name (as the corpus and the hand-written
+set's guideline annotate them). A single dash is a list mark ("- no"), so bare initials need two dashes, a dash-like rule or a
 slash before them, alone at the end of their line.
 """
 
@@ -16,7 +16,7 @@ def signoff_patterns() -> list[Pattern]:
         Pattern(
             "signoff_initials",
             r"(?m)^[ \t]*(?:-{2,}|[—–]|/)[ \t]*([A-Za-z]{2,4})\.?[ \t]*$",
-            PhiType.USERNAME,
+            PhiType.DOCTOR,
             score=0.8,
             group=1,
             flags=0,
@@ -26,7 +26,7 @@ def signoff_patterns() -> list[Pattern]:
         Pattern(
             "signoff_dictation",
             r"(?m)^[ \t]*([A-Z]{2,4}/[a-z]{2,4})[ \t]*$",
-            PhiType.USERNAME,
+            PhiType.DOCTOR,
             score=0.8,
             group=1,
             flags=0,
