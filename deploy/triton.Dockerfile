@@ -16,9 +16,21 @@ COPY deid_core /src/deid_core
 COPY workers /src/workers
 # torch from PyPI is the CUDA build; numpy stays below 2 (the stub exchanges tensors with numpy 1).
 # Only what deid_core.tagger imports is installed: the project itself goes in without its dependencies.
+# torch brings its own CUDA libraries and cuDNN (site-packages/nvidia/*/lib) and finds them through its
+# RUNPATH, but LD_LIBRARY_PATH is searched first, and the NGC image's lists the image's CUDA folders: a
+# cuDNN there older than torch's (seen: a system 9.14 ahead of torch's 9.19) loads instead and the
+# model fails to load. So links to torch's libraries go into one folder, first on LD_LIBRARY_PATH: the
+# stub runs on exactly the versions torch was built and tested with, whatever the base image ships.
+# tritonserver then finds them first too: its CUDA runtime becomes torch's, of the same major version,
+# which CUDA's minor-version compatibility allows as long as torch's is not older than the image's.
+# The ln fails the build if the glob finds nothing (a CPU torch) or two libraries share a name.
+# model.py checks cuDNN at load and fails naming both versions if this ever breaks.
 RUN pip install --target /opt/deid/site-packages "torch==2.13.0" "numpy==1.26.4" "pydantic==2.14.4" "tqdm==4.70.1" \
  && pip install --target /opt/deid/site-packages --no-deps /src \
+ && mkdir -p /opt/deid/torch-libs \
+ && ln -s /opt/deid/site-packages/nvidia/*/lib/lib*.so* /opt/deid/torch-libs/ \
  && rm -rf /src
+ENV LD_LIBRARY_PATH=/opt/deid/torch-libs${LD_LIBRARY_PATH:+:${LD_LIBRARY_PATH}}
 # The model repository is baked in (an immutable image per model release); compose bind-mounts the
 # checkout's triton_models/ over it instead.
 COPY triton_models /models

@@ -164,6 +164,17 @@ class TorchEngine:
         return out
 
 
+def read_meta(directory: Path) -> dict[str, Any]:
+    """``tagger.json`` of an artifact, refused unless this code reads its format."""
+    meta: dict[str, Any] = json.loads((directory / CONFIG_FILE).read_text())
+    if meta.get("format") != ARTIFACT_FORMAT:
+        raise ValueError(
+            f"tagger artifact in {directory} has format {meta.get('format')}, this code reads format "
+            f"{ARTIFACT_FORMAT}; retrain with 'deid train'"
+        )
+    return meta
+
+
 def _cuda_driver_present() -> bool:
     # Cheap and torch-free: only a host with the NVIDIA driver loaded can have CUDA, and only there is
     # it worth importing torch (about 2 s) to ask.
@@ -197,6 +208,20 @@ class TaggerRuntime:
     def fork_safe(self) -> bool:
         return isinstance(self.engine, NumpyEngine)
 
+    @property
+    def input_sizes(self) -> tuple[int, int, int]:
+        """Rows of the model's word, style and character tables: the bounds of the ids it can read."""
+        m = self.engine.model  # type: ignore[attr-defined]
+        if isinstance(m, NumpyBiLstmCrf):
+            return m.n_words, m.n_styles, m.n_chars
+        return m.word_emb.num_embeddings, m.config.n_styles, m.char_emb.num_embeddings
+
+    @property
+    def wants_distinct_spellings(self) -> bool:
+        """Whether ``tag_encoded`` gains from a spelling table without repeats: the NumPy engine runs its
+        character LSTM once per table row, the torch model finds repeats itself on its device."""
+        return isinstance(self.engine, NumpyEngine)
+
     @classmethod
     def load(
         cls, directory: str | Path, device: str | torch.device | None = None, engine: str | None = None
@@ -208,12 +233,7 @@ class TaggerRuntime:
         available; NumPy otherwise.
         """
         directory = Path(directory)
-        meta = json.loads((directory / CONFIG_FILE).read_text())
-        if meta.get("format") != ARTIFACT_FORMAT:
-            raise ValueError(
-                f"tagger artifact in {directory} has format {meta.get('format')}, this code reads format "
-                f"{ARTIFACT_FORMAT}; retrain with 'deid train'"
-            )
+        meta = read_meta(directory)
         names = list(meta["tags"])
         engine = engine or os.environ.get(ENGINE_ENV) or None
         if engine not in (None, "numpy", "torch"):
@@ -270,13 +290,18 @@ class TaggerRuntime:
     def tag_arrays(self, texts: Sequence[str]) -> tuple[EncodedBatch, list[np.ndarray]]:
         """The encoded texts and each text's tag id per token."""
         batch = encode_texts(texts, self.vocab)
+        return batch, self.tag_encoded(batch)
+
+    def tag_encoded(self, batch: EncodedBatch) -> list[np.ndarray]:
+        """Each text's tag id per token, for texts already encoded (by this process or, through
+        ``deid_core.tagger.wire``, by a Triton client). Token offsets are not read."""
         tags = [np.zeros(len(t), dtype=np.int64) for t in batch.texts]
         prepared = self.engine.prepare(batch)
         for chunk, windows in self._window_batches(batch):
             paths = self.engine.predict(batch, prepared, windows)
             for w, path in zip(chunk, paths, strict=True):
                 tags[w.text_index][w.keep_from : w.keep_to] = path[w.keep_from - w.start : w.keep_to - w.start]
-        return batch, tags
+        return tags
 
     def tag(self, texts: Sequence[str]) -> list[list[Span]]:
         batch, tags = self.tag_arrays(texts)

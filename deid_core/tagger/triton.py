@@ -1,9 +1,14 @@
 """TritonTagger: the tagger served by a Triton Inference Server, over gRPC (asyncio).
 
-One ``tag`` call sends the batch as requests of at most ``max_batch_size`` rows; Triton's dynamic
-batcher may merge them with other workers' requests. Failures are retried with exponential backoff up
-to ``retries`` times, then raised as ``TaggerUnavailable`` so the caller can pause instead of emitting
-an incompletely processed note.
+The client tokenises and encodes the texts itself (deid_core.tagger.wire, contract 2) with its copy of
+the model artifact (``DEID_TAGGER_MODEL_DIR``, else the repository's), sends token and spelling ids,
+and turns the tag ids that come back into spans with the offsets it kept. One ``tag`` call sends the
+batch as requests of at most ``max_batch_size`` texts; Triton's dynamic batcher may merge them with
+other workers' requests. Before its first request the client checks that the model declares the same
+contract, and every answer must carry its artifact's fingerprint: a mismatch raises ``TaggerUnavailable``
+at once, naming both sides. Other failures are retried with exponential backoff up to ``retries`` times,
+then raised as ``TaggerUnavailable`` so the caller can pause instead of emitting an incompletely
+processed note.
 """
 
 from __future__ import annotations
@@ -11,14 +16,19 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from deid_core.tagger import wire
 from deid_core.tagger.base import TaggerUnavailable
-from deid_core.tagger.runtime import SPAN_SCORE
+from deid_core.tagger.runtime import SOURCE, SPAN_SCORE
 from schemas import Span
 
 log = logging.getLogger(__name__)
+
+
+class ContractMismatch(TaggerUnavailable):
+    """Client and model disagree on the contract or the artifact: retrying cannot help."""
 
 
 class TritonTagger:
@@ -28,6 +38,7 @@ class TritonTagger:
         *,
         model_name: str = "phi_tagger",
         model_version: str = "",
+        model_dir: str | Path | None = None,
         max_batch_size: int = 64,
         timeout_s: float = 30.0,
         retries: int = 3,
@@ -35,11 +46,16 @@ class TritonTagger:
     ) -> None:
         import tritonclient.grpc.aio as grpcclient
 
+        from deid_core.tagger import default_model_dir
+
         self._grpc = grpcclient
         # Made on first use: a gRPC aio channel belongs to the event loop it was made in, and the CLI
         # builds its tagger before asyncio.run starts the loop that calls it ("attached to a different
         # loop" on every call otherwise). One TritonTagger therefore serves one event loop.
         self._client_: Any = None
+        # Loaded now: a worker without the artifact fails at start-up, not at its first note.
+        self.artifact = wire.ClientArtifact.load(model_dir if model_dir is not None else default_model_dir())
+        self._contract_checked = False
         self.url = url
         self.model_name = model_name
         self.requested_version = model_version
@@ -61,19 +77,43 @@ class TritonTagger:
         except Exception:  # noqa: BLE001 - any transport error means "not ready"
             return False
 
+    async def _check_contract(self) -> None:
+        if self._contract_checked:
+            return
+        answer = await self._client.get_model_config(
+            self.model_name, self.requested_version, as_json=True, client_timeout=self.timeout_s
+        )
+        parameters = answer.get("config", {}).get("parameters", {})
+        declared = parameters.get(wire.CONTRACT_PARAMETER, {}).get("string_value")
+        if declared != wire.CONTRACT_VERSION:
+            theirs = f"contract {declared}" if declared else f"no {wire.CONTRACT_PARAMETER} (the text-input model, contract 1)"
+            raise ContractMismatch(
+                f"Triton model {self.model_name} at {self.url} declares {theirs}; this client sends contract "
+                f"{wire.CONTRACT_VERSION}: deploy worker and Triton images of the same release"
+            )
+        self._contract_checked = True
+
     async def _infer(self, texts: Sequence[str]) -> list[list[Span]]:
-        codes, lengths = wire.encode_texts(texts)
-        inputs = [self._grpc.InferInput("TEXT", list(codes.shape), "INT32"), self._grpc.InferInput("TEXT_LENGTH", list(lengths.shape), "INT32")]
-        inputs[0].set_data_from_numpy(codes)
-        inputs[1].set_data_from_numpy(lengths)
+        await self._check_contract()
+        # Tokenising a large chunk takes tens of milliseconds: off the event loop, so other calls go on.
+        request = await asyncio.to_thread(wire.encode_request, texts, self.artifact.vocab)
+        inputs = []
+        for name, array in zip(wire.INPUTS, (request.tokens, request.spellings, request.counts), strict=True):
+            tensor = self._grpc.InferInput(name, list(array.shape), "INT32")
+            tensor.set_data_from_numpy(array)
+            inputs.append(tensor)
         result = await self._client.infer(
             self.model_name,
             inputs,
             model_version=self.requested_version,
-            outputs=[self._grpc.InferRequestedOutput("SPANS")],
+            outputs=[self._grpc.InferRequestedOutput(name) for name in wire.OUTPUTS],
             client_timeout=self.timeout_s,
         )
-        return wire.decode_spans(result.as_numpy("SPANS"), SPAN_SCORE)
+        tags, artifact = (result.as_numpy(name) for name in wire.OUTPUTS)
+        try:
+            return wire.decode_tags(request, tags, artifact, self.artifact, SPAN_SCORE, SOURCE)
+        except wire.ContractError as exc:
+            raise ContractMismatch(f"Triton model {self.model_name} at {self.url}: {exc}") from None
 
     async def tag(self, texts: Sequence[str]) -> list[list[Span]]:
         if not texts:
@@ -87,7 +127,12 @@ class TritonTagger:
         for attempt in range(self.retries + 1):
             try:
                 return await self._infer(texts)
+            except ContractMismatch:
+                raise
             except Exception as exc:  # noqa: BLE001 - tritonclient raises its own and grpc errors
+                # The model may have been replaced meanwhile (a new config is one way calls start failing):
+                # check the contract again before the next attempt, so a mismatch is named, not retried.
+                self._contract_checked = False
                 if attempt == self.retries:
                     raise TaggerUnavailable(
                         f"Triton at {self.url} model {self.model_name} failed after {attempt + 1} attempts: {type(exc).__name__}"

@@ -1,4 +1,5 @@
-"""The tagger's building blocks: tokenizer, BIO conversion, CRF decoding, windows, wire format, training."""
+"""The tagger's building blocks: tokenizer, BIO conversion, CRF decoding, windows, training (the Triton
+wire format: test_triton_wire.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from deid_core.tagger import wire
 from deid_core.tagger.crf import CRF
 from deid_core.tagger.labels import bio_constraints, spans_to_tags, tag_names, tags_to_spans
 from deid_core.tagger.runtime import TaggerRuntime, make_windows
@@ -99,18 +99,6 @@ def test_windows_assign_every_token_exactly_once(n_tokens: int, size: int, overl
     assert owned == list(range(n_tokens))
     for w in windows:
         assert w.start <= w.keep_from <= w.keep_to <= w.end and w.end - w.start <= size
-
-
-@given(st.lists(st.text(max_size=300), min_size=1, max_size=5))
-def test_wire_round_trips_texts_including_astral_characters(texts: list[str]) -> None:
-    codes, lengths = wire.encode_texts(texts)
-    assert wire.decode_texts(codes, lengths) == texts
-
-
-def test_wire_round_trips_spans() -> None:
-    spans = [[Span(0, 3, PhiType.DATE), Span(5, 9, PhiType.LOCATION_OTHER)], [], [Span(2, 4, PhiType.IDNUM)]]
-    back = wire.decode_spans(wire.encode_spans(spans), 0.9)
-    assert [[(s.start, s.end, s.type) for s in doc] for doc in back] == [[(s.start, s.end, s.type) for s in doc] for doc in spans]
 
 
 def _toy_docs(n: int, seed: int) -> list[GoldDoc]:
