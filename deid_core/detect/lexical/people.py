@@ -32,6 +32,7 @@ _LEXICON_SCORE = 0.6
 _SKIPPABLE = frozenset({",", ":", "(", "-", "–", "—", "named", "is", "was", "'", '"', "“"})
 _DOCTOR_TITLES = frozenset({"dr", "prof", "doctor"})
 _MAX_EXTRA = 3
+_PLACE_PREPOSITIONS = frozenset({"in", "from", "to", "at", "near", "outside", "around", "of", "via"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +137,8 @@ class PeopleDetector:
                 continue
             if low in self._eponyms:
                 continue
+            if i > 0 and toks[i - 1].low in _PLACE_PREPOSITIONS and (low in lex.cities or low in lex.countries):
+                continue  # "from Denver": the places detector types it
             if self._eponym(view, i):
                 continue
             nxt = toks[i + 1] if i + 1 < len(toks) and view.same_line(i) else None
