@@ -19,8 +19,8 @@ from pathlib import Path
 
 import torch
 
-from deid_core.detect.registry import build_detectors
-from deid_core.merge import SpanMerger
+from deid_core.detect.registry import LOCAL_DETECTORS, build_detectors
+from deid_core.pipeline import DetectionPipeline
 from deid_core.tagger import default_model_dir
 from deid_core.tagger.inprocess import InProcessTagger
 from deid_core.tagger.triton import TritonTagger
@@ -75,21 +75,20 @@ async def main() -> None:
         s = await time_tagger(local, texts, b)
         print(f"  batch {b:3d}: {chars / s:10,.0f} chars/s  {len(texts) / s:7.1f} notes/s")
 
-    detectors = build_detectors(["rules", "header"])
-    merger = SpanMerger()
+    pipeline = DetectionPipeline(build_detectors(LOCAL_DETECTORS))
     started = time.perf_counter()
     for i in range(0, len(notes), 32):
         chunk = notes[i : i + 32]
         tagged = await local.tag([n.text for n in chunk])
         for note, extra in zip(chunk, tagged, strict=True):
-            merger.merge([s for d in detectors for s in d.detect(note)] + extra, note.text)
+            pipeline.combine(note, pipeline.detect_local(note), extra)
     s = time.perf_counter() - started
-    print(f"\nin-process pipeline (rules + header + tagger + merge, batch 32): {chars / s:,.0f} chars/s  {len(notes) / s:.1f} notes/s")
+    print(f"\nin-process pipeline ({' + '.join(LOCAL_DETECTORS)} + tagger, hygiene, merge, batch 32): {chars / s:,.0f} chars/s  {len(notes) / s:.1f} notes/s")
     started = time.perf_counter()
     for note in notes:
-        merger.merge([s for d in detectors for s in d.detect(note)], note.text)
+        pipeline.detect(note)
     s = time.perf_counter() - started
-    print(f"rules + header + merge alone: {chars / s:,.0f} chars/s")
+    print(f"local detectors + hygiene + merge alone: {chars / s:,.0f} chars/s")
 
     url, proc_env = args.triton_url, None
     if not url and args.start_triton:

@@ -135,7 +135,7 @@ class Deidentifier:
         store: MappingStore | None = None,
         key: HmacKey | KeyRing | None = None,
         tagger: str | Tagger | None = None,
-        detectors: Sequence[str] | str = ("rules", "header"),
+        detectors: Sequence[str] | str = ("rules", "header", "lexicon"),
         tagger_model_dir: str | Path | None = None,
         batch_max: int = 1,
     ) -> None:

@@ -5,9 +5,9 @@
 - workers/probes.py turns that and the dependencies' health into /health and /ready;
 - workers/demographics.py keeps patient headers in a faust Table.
 
-Commit order (at-least-once): faust's ``take_events`` acks a batch's events, and later commits their
-offsets, only when the runner asks for the next batch, i.e. once every output record of this one is
-acknowledged by the broker. Output keys are stable, so a batch redelivered after a crash yields the same records.
+Commit order (at-least-once): ``input_batches`` acks a batch's events, which faust later commits, only
+when the runner asks for the next batch, i.e. once every output record of this one is acknowledged by
+the broker; a batch interrupted by shutdown is never acked. Output keys are stable, so a batch redelivered after a crash yields the same records.
 """
 
 from __future__ import annotations
@@ -48,9 +48,17 @@ class TopicPublisher:
 
 
 async def input_batches(stream: Any, settings: WorkerSettings) -> AsyncIterator[list[InputEvent]]:
-    # take_events acks (and faust later commits) a batch when asked for the next one.
-    async for batch in stream.take_events(settings.batch_max, within=settings.batch_wait_ms / 1000):
+    """Batches of the stream's events; a batch is acked (so faust may commit it) only when the runner
+    asks for the next one, i.e. after its outputs are published.
+
+    ``noack_take``, not ``take_events``: ``take_events`` acks a batch in a ``finally`` even when the agent
+    is cancelled mid-batch (shutdown while paused on an outage), and the consumer commits acked offsets
+    as it stops, so the batch would be lost. Here a cancelled runner never comes back, and the unacked
+    batch is redelivered to whoever takes the partition."""
+    async for batch in stream.noack_take(settings.batch_max, within=settings.batch_wait_ms / 1000):
         yield [InputEvent(e.value, e.message.topic, e.message.partition, e.message.offset) for e in batch]
+        for event in batch:
+            await stream.ack(event)
 
 
 def create_app(
@@ -116,7 +124,7 @@ def create_app(
 
     @app.agent(notes_in)
     async def deidentify(stream: Any) -> None:
-        # Closed as soon as the agent stops (as a loop over take_events itself would be), not when collected.
+        # Closed as soon as the agent stops (as a loop over the stream itself would be), not when collected.
         async with contextlib.aclosing(input_batches(stream, settings)) as batches:
             await runner.run(batches)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from deid_core.detect.registry import build_detectors
+from deid_core.detect.registry import LOCAL_DETECTORS, build_detectors
 from deid_core.message.path import MessagePipeline
 from deid_core.message.policy import PolicyError, load_policy
 from deid_core.pipeline import DetectionPipeline
@@ -70,7 +70,7 @@ def build_processor(
 ) -> NoteProcessor:
     ring = load_keyring(settings) if keyring is None else keyring
     tagger = build_tagger(settings.triton_url)
-    detection = DetectionPipeline(build_detectors(["rules", "header"]), tagger)
+    detection = DetectionPipeline(build_detectors(LOCAL_DETECTORS), tagger)
     surrogator = Surrogator(build_store(settings, redis), ring)
     pipeline = build_pipeline(detection, surrogator, settings.policy, ring.chain[0])
     return NoteProcessor(

@@ -13,7 +13,7 @@ The failure policy is the one at the top of workers/processor.py; this module ca
 
 Commit order (at-least-once): ``run`` asks its source for the next batch only once every record of the
 current one is acknowledged by the broker, and the source commits a batch's offsets only when asked for
-the next batch (faust's ``take_events`` acks then). So offsets never run ahead of published outputs.
+the next batch (``workers.app.input_batches`` acks then). So offsets never run ahead of published outputs.
 """
 
 from __future__ import annotations

@@ -146,14 +146,14 @@ class _Service:
 def build_deidentifier(settings: WorkerSettings, keyring: KeyRing, redis: RedisOptions) -> Deidentifier:
     """The worker's pipeline (rules, header and the tagger; the settings' store, keys and policy)."""
     from deid_core.api import Deidentifier
-    from deid_core.detect.registry import build_detectors
+    from deid_core.detect.registry import LOCAL_DETECTORS, build_detectors
     from deid_core.pipeline import DetectionPipeline
     from deid_core.surrogate.engine import Surrogator
     from deid_core.tagger import build_tagger
     from workers.compose import build_pipeline, build_store
 
     tagger = build_tagger(settings.triton_url)
-    detection = DetectionPipeline(build_detectors(["rules", "header"]), tagger)
+    detection = DetectionPipeline(build_detectors(LOCAL_DETECTORS), tagger)
     surrogator = Surrogator(build_store(settings, redis), keyring)
     pipeline = build_pipeline(detection, surrogator, settings.policy, keyring.chain[0])
     # Concurrent requests share pipeline batches (one tagger call), up to DEID_BATCH_MAX as in the worker.
