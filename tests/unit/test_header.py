@@ -410,3 +410,20 @@ def test_name_glued_to_a_neighbouring_word_is_marked_but_not_inside_contacts() -
     assert marked.get("Quixotebeardis") == "PATIENT"
     assert marked.get("DrWhitewood") == "DOCTOR"
     assert not any("@" in t or t.startswith(("pwhitewood", "whitewood7")) for t in marked)
+
+
+# --- the rebuilt matcher ------------------------------------------------------------------------------
+
+
+def test_roman_numeral_suffix_only_upper_case() -> None:
+    n = parse_name("John Smith III")
+    assert n is not None and n.last == "Smith"
+    n = parse_name("Aaa Bbb Iii")
+    assert n is not None and n.last == "Iii"
+
+
+def test_equal_spelling_from_two_names_is_owned_by_the_first_even_when_longer_in_the_second() -> None:
+    # The doctor's "De La Cruz" is a first, middle and last name; the next of kin's is a surname.
+    h = header(next_of_kin=["De La Cruz, Ilker"], doctors=["De La Cruz"])
+    spans = HeaderDetector().detect(EnrichedNote("n", "x de la cruz y", h))
+    assert [s.explanation for s in spans] == ["header=next_of_kin"]
