@@ -412,7 +412,73 @@ def test_name_glued_to_a_neighbouring_word_is_marked_but_not_inside_contacts() -
     assert not any("@" in t or t.startswith(("pwhitewood", "whitewood7")) for t in marked)
 
 
-# --- the rebuilt matcher ------------------------------------------------------------------------------
+# --- nicknames, case and line breaks (issue 11, item 4) ---------------------------------------------------
+
+
+def test_nickname_next_to_the_surname_is_the_patient() -> None:
+    h = header(names=["William Smith"])
+    assert found(h, "Bill Smith called; Smith, Bill agreed") == [("Bill Smith", P), ("Smith, Bill", P)]
+    assert found(header(names=["Margaret Jones"]), "Peggy Jones and JONES, PEGGY") == [
+        ("Peggy Jones", P),
+        ("JONES, PEGGY", P),
+    ]
+    # and the other way round: the header has the nickname, the note the formal name
+    assert found(header(names=["Bill Smith"]), "William Smith") == [("William Smith", P)]
+
+
+def test_nickname_that_is_a_word_needs_the_surname_a_title_or_a_naming_cue() -> None:
+    h = header(names=["William Smith"])
+    assert found(h, "we will follow up. Will follow up. the bill was paid. Bill was sent") == []
+    assert found(h, "Will Smith came") == [("Will Smith", P)]
+    assert found(h, "Mr. Will came; he goes by Bill; known as  Will") == [
+        ("Will", P),
+        ("Bill", P),
+        ("Will", P),
+    ]
+    assert found(h, "WILL SMITH") == [("SMITH", P)]  # a word nickname only title-cased
+    assert found(h, "Will, Smith") == [("Smith", P)]
+
+
+def test_nickname_spans_say_so_and_never_the_value() -> None:
+    h = header(names=["William Smith"], doctors=["Margaret Jones"])
+    text = "Bill Smith seen by Dr. Peggy Jones"
+    spans = HeaderDetector().detect(EnrichedNote("n", text, h))
+    assert [(text[s.start : s.end], s.type, s.explanation) for s in spans] == [
+        ("Bill Smith", P, "header=names;variant=nickname"),
+        ("Peggy Jones", D, "header=doctors;variant=nickname"),
+    ]
+
+
+def test_header_spelling_outranks_a_nickname_of_another_name() -> None:
+    # "Jack" is a nickname of John; the next of kin is called Jack.
+    h = header(names=["John Smith"], next_of_kin=["Jack Brown"])
+    spans = HeaderDetector().detect(EnrichedNote("n", "Jack called", h))
+    assert [s.explanation for s in spans] == ["header=next_of_kin"]
+
+
+def test_full_name_of_common_words_in_any_case() -> None:
+    h = header(names=["Holly Berry"], doctors=["Rose White"])
+    assert found(h, "HOLLY BERRY and holly berry; Berry, Holly") == [
+        ("HOLLY BERRY", P),
+        ("holly berry", P),
+        ("Berry, Holly", P),
+    ]
+    assert found(h, "ROSE WHITE, rose white, White, Rose") == [
+        ("ROSE WHITE", D),
+        ("rose white", D),
+        ("White, Rose", D),
+    ]
+    # a single common-word token still needs title case
+    assert found(h, "holly wreath, a rose, white count; Holly") == [("Holly", P)]
+    # names of two-letter tokens only are more likely abbreviations
+    assert found(header(names=["Ed Li"]), "ED LI, ed li; Ed Li") == [("Ed Li", P)]
+
+
+def test_name_broken_across_lines() -> None:
+    assert found(JOHN, "seen: John\nSmith today") == [("John\nSmith", P)]
+    assert found(JOHN, "seen: Smith,\n  John A. today") == [("Smith,\n  John A.", P)]
+    h = header(names=["Maria Garcia-Lopez"])
+    assert found(h, "Maria Garcia-\nLopez was seen") == [("Maria Garcia-\nLopez", P)]
 
 
 def test_roman_numeral_suffix_only_upper_case() -> None:

@@ -1,7 +1,7 @@
 """The header matcher: finds the values of a note's ``PatientHeader`` in the note text.
 
 Header values are near-certain PHI, so every spelling of them the text may use is searched for: name
-variants (last-first, initials, first or last name alone, hyphen parts), identifiers and phones
+variants (last-first, initials, first or last name alone, hyphen parts, nicknames), identifiers and phones
 with or without separators, the birth date in any common format, address parts with street abbreviations.
 
 Each spelling is a ``Variant``, a token sequence with fixed separator patterns between the tokens
@@ -21,8 +21,11 @@ wins, and the scan resumes after its match.
 Precision guards, the reasons for the less obvious rules:
 
 * Single name tokens that are also English or clinical words (``Will``, ``May``, ``White``, ``Stone``,
-  ``Heart``) and tokens of two letters (``Ed``, ``Al``: ``ED``) match only title-cased; so does a
-  multi-token variant made only of such tokens. Single letters never match alone.
+  ``Heart``) and tokens of two letters (``Ed``, ``Al``: ``ED``) match only title-cased when alone; first
+  name and surname together match in any case (``HOLLY BERRY``, not ``ED LI``). Single letters never
+  match alone.
+* Nicknames (one hop, from the shared lexicon: ``Bill`` for ``William`` and back) that are also words
+  match only title-cased, and alone only after a title or a naming cue ("Mr. Will", "goes by Will").
 * Bare initials (``JS``, ``J.S.``) match only upper-case, and not when they spell a clinical
   abbreviation (``MS``, ``CT``, ``PT``, ...).
 * Two-letter state codes match only upper-case after the header's city or after a comma when a ZIP
@@ -31,7 +34,8 @@ Precision guards, the reasons for the less obvious rules:
   single ``-``, ``.`` or ``/`` separator; identifiers shorter than 4 characters are not searched.
 * Dates are searched only as full dates (with the year): a day and month alone are too common.
 
-Explanations name the header field (``header=names``, ``header=address.city``), never a value.
+Explanations name the header field (``header=names``, ``header=names;variant=nickname``,
+``header=address.city``), never a value.
 """
 
 from __future__ import annotations
@@ -53,9 +57,9 @@ from schemas import EnrichedNote, PatientHeader, PhiType, Span
 
 _SPAN_SOURCES = frozenset({SOURCE})
 _NO_WORDS: Mapping[str, bool] = MappingProxyType({})
-Rank = tuple[int, int, int]
-"""Weight (negated: the longest canonical spelling first), the value's place in the header, the variant's
-place among the value's: the order a regex alternation of all variants would have."""
+Rank = tuple[int, bool, int, int]
+"""Weight (negated: the longest canonical spelling first), nickname or not, the value's place in the
+header, the variant's place among the value's: the order a regex alternation of all variants would have."""
 Ranked = tuple[Rank, Variant, int]
 """A variant, its rank and the hash of its ``spelling``."""
 Group = tuple[str, tuple[str, ...], int, tuple[Ranked, ...]]
@@ -87,7 +91,7 @@ class _Source:
         if self.built is None:  # a benign race: two threads make equal tuples
             groups: dict[tuple[str, tuple[str, ...], int], list[Ranked]] = {}
             for k, v in enumerate(self.build()):
-                rank = (-v.weight, self.order, k)
+                rank = (-v.weight, v.derived, self.order, k)
                 groups.setdefault(v.lookup_keys, []).append((rank, v, hash(v.spelling)))
             self.built = tuple((how, keys, lead, tuple(vs)) for (how, keys, lead), vs in groups.items())
         return self.built
@@ -171,7 +175,7 @@ class HeaderMatcher:
                         if held is not None and held[2].spelling != v.spelling:  # a hash collision
                             key = (at, spelling, id(v))
                             held = owned.get(key)
-                        if held is None or rank[1:] < held[0][1:]:
+                        if held is None or rank[2:] < held[0][2:]:
                             owned[key] = (rank, at, v)
         return [
             (start, rank, at, v)

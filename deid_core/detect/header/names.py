@@ -1,12 +1,12 @@
-"""Names: a header name parsed into parts, the spellings a note may use for it, the words that show a
-note may contain one, and name parts glued to a neighbouring word."""
+"""Names: a header name parsed into parts, the spellings a note may use for it (with nicknames), the
+words that show a note may contain one, and name parts glued to a neighbouring word."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -15,6 +15,7 @@ from deid_core.detect.header.variant import (
     SOURCE,
     SPACES,
     TOKEN_SEPARATORS,
+    WORD_BEFORE,
     Guard,
     Part,
     Variant,
@@ -28,7 +29,9 @@ from deid_core.detect.header.words import (
     NAME_SUFFIXES,
     NAME_TITLES,
     SURNAME_PARTICLES,
+    nickname_cues,
 )
+from deid_core.lexicon import load_lexicons
 from schemas import PatientHeader, PhiType, Span
 
 
@@ -128,11 +131,12 @@ def name_variants(name: ParsedName, type_: PhiType, field_: str) -> tuple[Varian
     out: list[Variant] = []
     explanation = f"header={field_}"
 
-    def add(items: list[Item], tail: re.Pattern[str] | None = None) -> None:
-        """Tokens weigh their length and one, initials and separators two: the length of the canonical
-        spelling."""
+    def add(items: list[Item], full: bool = False, tail: re.Pattern[str] | None = None) -> None:
+        """``full``: first name and surname together, matched in any case unless all are of two letters
+        or fewer ("ED LI" is more likely two abbreviations). Tokens weigh their length and one, initials
+        and separators two: the length of the canonical spelling."""
         tokens = [t for t in items if isinstance(t, str)]
-        sensitive = all(map(is_weak, tokens))
+        sensitive = all(map(is_weak, tokens)) and not (full and any(len(t) > 2 for t in tokens))
         parts: list[Part] = []
         for k in range(0, len(items), 2):  # items alternate: part, separator, part...
             item, gap = items[k], items[k + 1] if k + 1 < len(items) else None
@@ -150,14 +154,14 @@ def name_variants(name: ParsedName, type_: PhiType, field_: str) -> tuple[Varian
     if len(last) > 1:
         add([last])
     if first:
-        add(_spaced(first, last))
-        add([last, _COMMA, first])
+        add(_spaced(first, last), full=True)
+        add([last, _COMMA, first], full=True)
         if name.middles:
             if len(mids) == len(name.middles):  # middle names given in full
-                add(_spaced(first, *mids, last))
-                add([last, _COMMA, *_spaced(first, *mids)])
-            add(_spaced(first, *mid_initials, last))
-            add([last, _COMMA, *_spaced(first, *mid_initials)], tail=_DOT)
+                add(_spaced(first, *mids, last), full=True)
+                add([last, _COMMA, *_spaced(first, *mids)], full=True)
+            add(_spaced(first, *mid_initials, last), full=True)
+            add([last, _COMMA, *_spaced(first, *mid_initials)], full=True, tail=_DOT)
         add([first])
     if name.first:
         initial = _Initial(name.first[0])
@@ -176,16 +180,46 @@ def name_variants(name: ParsedName, type_: PhiType, field_: str) -> tuple[Varian
         if word not in CLINICAL_ABBREVIATIONS and word.isalpha():
             part = Part((word, "".join(f"{c}." for c in word)), True)
             out.append(Variant((part,), type_, explanation, len(word), _INITIALS_BEFORE, _INITIALS_AFTER))
+    if first:
+        out += _nickname_variants(first, last, type_, f"header={field_};variant=nickname")
     return tuple(out)
 
 
 @lru_cache(maxsize=4096)
+def nicknames(first: str) -> tuple[str, ...]:
+    """The one-word nicknames of a first name and the names a nickname shortens (one hop), longest first."""
+    found = load_lexicons().name_variants(first)
+    return tuple(sorted((n for n in found if n.isalpha() and len(n) > 1), key=lambda n: (-len(n), n)))
+
+
+def _nickname_variants(first: str, last: str, type_: PhiType, explanation: str) -> list[Variant]:
+    """Each group of nicknames as the spellings of one token. One that is also a word ("Will", "Bill")
+    counts only title-cased, and alone only after a title or a naming cue ("goes by Will"); any other is
+    like a first name, title-cased when alone. They rank after the header's own spellings of equal weight."""
+    lex = load_lexicons()
+    found = nicknames(first)
+    words = [n for n in found if is_weak(n) or lex.is_word(n)]
+    nickname = partial(Variant, type=type_, explanation=explanation, derived=True)
+    out: list[Variant] = []
+    for group, is_word in ((words, True), ([n for n in found if n not in words], False)):
+        if group:
+            titled = tuple(n.capitalize() for n in group)  # title() of one alphabetic word
+            nick = Part(titled if is_word else tuple(map(fold, group)), is_word)
+            weight = len(group[0]) + len(last) + 4
+            out.append(nickname((nick._replace(gap=_SP), *token_parts(last, False)), weight=weight))
+            out.append(nickname((*token_parts(last, False, _COMMA), nick), weight=weight))
+            before = _after_title_or_cue if is_word else WORD_BEFORE
+            out.append(nickname((Part(titled, True),), weight=len(group[0]) + 1, before=before))
+    return out
+
+
+@lru_cache(maxsize=4096)
 def name_triggers(name: ParsedName) -> tuple[Mapping[str, bool], tuple[str, ...]]:
-    """What every spelling of the name contains: a word (a first or last name, a part of a compound surname;
-    folded; True) or the start of one (the "garcia" of "GarciaLopez": False), or else is: its bare initials
-    as they are."""
+    """What every spelling of the name contains: a word (a first or last name, a part of a compound surname,
+    a nickname; folded; True) or the start of one (the "garcia" of "GarciaLopez": False), or else is: its
+    bare initials as they are."""
     first = _given(name)
-    words: dict[str, bool] = {}
+    words = dict.fromkeys(map(fold, nicknames(first)) if first else (), True)
     for token in [name.last, *_COMPOUND.split(name.last), *([first] if first else [])]:
         pieces = TOKEN_SEPARATORS.split(fold(token))
         if pieces[0]:  # a whole word unless a hyphen may glue the next piece to it
@@ -202,6 +236,23 @@ def _initials_words(name: ParsedName) -> list[str]:
     letters = [initial, *(m[0] for m in name.middles), name.last[0]]
     choices = ([initial, name.last[0]], letters) if name.middles else ([initial, name.last[0]],)
     return ["".join(c.upper() for c in ls) for ls in choices]
+
+
+_CUE_WINDOW = 24
+
+
+def _after_title_or_cue(text: str, pos: int) -> bool:
+    """A word start after spaces, and before them a title ("Mr.", "Dr") or a naming cue ("goes by")."""
+    start = max(0, pos - _CUE_WINDOW)
+    before = text[start:pos]
+    head = fold(before.rstrip())
+    if len(head) == len(before) or not WORD_BEFORE(text, pos):
+        return False
+    for cue in nickname_cues():
+        for form in (cue, cue + "."):
+            if head.endswith(form) and WORD_BEFORE(text, start + len(head) - len(form)):
+                return True
+    return False
 
 
 # --- name parts glued to a neighbouring word ---------------------------------------------------------

@@ -134,8 +134,8 @@ WORD_AFTER: Guard = re.compile(r"(?!\w)").match
 ANYWHERE: Guard = re.compile("").match
 SPACES = re.compile(r"\s+")
 TOKEN_SEPARATORS = re.compile(r"(['’]|-|\s+)")
-_TOKEN_GAPS = {"'": re.compile(r"['’]"), "’": re.compile(r"['’]"), "-": re.compile(r"[-\s]?")}
-"""Inside a name token: either apostrophe; a hyphen optional, or a space."""
+_TOKEN_GAPS = {"'": re.compile(r"['’]"), "’": re.compile(r"['’]"), "-": re.compile(r"-?\s*")}
+"""Inside a name token: either apostrophe; a hyphen optional, or spaces ("Garcia-" at a line's end)."""
 HEAD_MAX = 4
 """The longest prefix a ``Variant.head`` takes ("+1-(" before a phone's area code)."""
 
@@ -172,6 +172,8 @@ class Variant(NamedTuple):
     key: str = ""
     lead: int = 0
     """Its first part starts up to this many characters before where ``key`` is found."""
+    derived: bool = False
+    """A guess beyond the header's own spellings (a nickname): ranks after those of equal weight."""
 
     @property
     def spelling(self) -> tuple[object, ...]:

@@ -87,3 +87,9 @@ def street_words() -> dict[str, tuple[str, ...]]:
 def us_states() -> dict[str, str]:
     """Two-letter code (upper case) -> state name (lower case)."""
     return {**load_lexicons().us_states, **_TERRITORIES}
+
+
+@cache
+def nickname_cues() -> frozenset[str]:
+    """What may precede a nickname that is also a word for it to count alone: a title or a naming cue."""
+    return NAME_TITLES | load_lexicons().cues.get("naming", frozenset())
