@@ -19,7 +19,7 @@ staff cue or ``Dr.``, PATIENT otherwise; the merger lets the tagger's type win w
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from deid_core.detect.lexical.tokens import Token, TokenView
@@ -171,7 +171,7 @@ class PeopleDetector:
 
     # -- token tests ----------------------------------------------------------------------------------
 
-    def _cues_at(self, toks: tuple[Token, ...], i: int) -> Iterator[_Cue]:
+    def _cues_at(self, toks: Sequence[Token], i: int) -> Iterator[_Cue]:
         """The cues that start at token ``i``, longest first ("sister" is a relation and a title)."""
         first = toks[i].low.removesuffix("'s").removesuffix("’s")
         for cue in self._cues.get(first, ()):

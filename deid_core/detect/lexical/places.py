@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from deid_core.detect.lexical.tokens import Token, TokenView
 from deid_core.lexicon import Lexicons
@@ -224,7 +224,7 @@ def _by_last(phrases: frozenset[str]) -> dict[str, list[tuple[str, ...]]]:
     return {k: sorted(v, key=len, reverse=True) for k, v in table.items()}
 
 
-def _phrase_at(toks: tuple[Token, ...], i: int, table: dict[str, list[tuple[str, ...]]]) -> int:
+def _phrase_at(toks: Sequence[Token], i: int, table: dict[str, list[tuple[str, ...]]]) -> int:
     for words in table.get(toks[i].low, ()):
         n = len(words)
         if n == 1:
@@ -234,7 +234,7 @@ def _phrase_at(toks: tuple[Token, ...], i: int, table: dict[str, list[tuple[str,
     return 0
 
 
-def _phrase_ending_at(toks: tuple[Token, ...], i: int, table: dict[str, list[tuple[str, ...]]]) -> int:
+def _phrase_ending_at(toks: Sequence[Token], i: int, table: dict[str, list[tuple[str, ...]]]) -> int:
     for words in table.get(toks[i].low, ()):
         n = len(words)
         if i - n + 1 >= 0 and tuple(t.low for t in toks[i - n + 1 : i + 1]) == words:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import overload
 
 # Words (letters with inner apostrophes, hyphens or dots of initials), numbers, or one other character.
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*\.?|\d+|[^\s\w]")
-_INITIAL = re.compile(r"[A-Z]\.?")
 
 
 class Token:
@@ -23,15 +23,18 @@ class Token:
 
     def __init__(self, start: int, end: int, text: str) -> None:
         self.start, self.end, self.text = start, end, text
-        word = text[:-1] if len(text) > 1 and text[-1] == "." else text
+        n = len(text)
+        word = text[:-1] if n > 1 and text[-1] == "." else text
         self.word = word
-        self.low = word.lower()
-        alpha = word.isalpha()
-        self.is_word = word[:1].isalpha()
-        self.is_title = len(word) > 1 and word[0].isupper() and not word.isupper() and self.is_word
-        self.is_caps = len(word) > 1 and alpha and word.isupper()
-        self.is_lower = alpha and word.islower()
-        self.is_initial = _INITIAL.fullmatch(text) is not None
+        self.low = low = word.lower()
+        first = word[0]
+        self.is_word = is_word = first.isalpha()
+        upper = is_word and word.isupper()
+        self.is_title = is_word and len(word) > 1 and first.isupper() and not upper
+        self.is_caps = upper and len(word) > 1 and word.isalpha()
+        self.is_lower = is_word and low == word and word.isalpha()
+        # "K" or "K.": one ASCII capital (what _INITIAL matches), checked without a regex call.
+        self.is_initial = (n == 1 or (n == 2 and text[1] == ".")) and "A" <= first <= "Z"
 
 
 @dataclass(frozen=True)
@@ -41,17 +44,27 @@ class TokenView:
     text: str
 
     @cached_property
-    def tokens(self) -> tuple[Token, ...]:
-        return tuple(Token(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(self.text))
+    def _matches(self) -> tuple[list[tuple[int, int]], list[str]]:
+        found = list(_TOKEN.finditer(self.text))
+        return [m.span() for m in found], [m.group() for m in found]
 
     @cached_property
-    def lows(self) -> tuple[str, ...]:
-        return tuple(t.low for t in self.tokens)
+    def tokens(self) -> Sequence[Token]:
+        """Made on first access to each token: a detector looks at a few per note, not at all of them."""
+        spans, texts = self._matches
+        return _LazyTokens(spans, texts)
+
+    @cached_property
+    def lows(self) -> list[str]:
+        return [t[:-1].lower() if len(t) > 1 and t[-1] == "." else t.lower() for t in self._matches[1]]
 
     @cached_property
     def capitalised(self) -> tuple[int, ...]:
         """Indices of title-case and all-caps tokens: the only ones that can start most names."""
-        return tuple(i for i, t in enumerate(self.tokens) if t.is_title or t.is_caps)
+        toks = self.tokens
+        return tuple(
+            i for i, t in enumerate(self._matches[1]) if t[0].isupper() and (toks[i].is_title or toks[i].is_caps)
+        )
 
     def where(self, words: Collection[str]) -> list[int]:
         """Indices of tokens whose lower case is in ``words``."""
@@ -75,6 +88,30 @@ class TokenView:
         return "\n" in gap or prev.text in {".", "!", "?", ":", ";", "-", "•", "*"} or (
             prev.text.endswith(".") and not prev.is_initial and prev.low not in _ABBREVIATED
         )
+
+
+class _LazyTokens(Sequence[Token]):
+    __slots__ = ("_spans", "_texts", "_made")
+
+    def __init__(self, spans: list[tuple[int, int]], texts: list[str]) -> None:
+        self._spans, self._texts = spans, texts
+        self._made: list[Token | None] = [None] * len(texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    @overload
+    def __getitem__(self, i: int) -> Token: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Token]: ...
+    def __getitem__(self, i: int | slice) -> Token | list[Token]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self._texts)))]
+        tok = self._made[i]
+        if tok is None:
+            start, end = self._spans[i]
+            tok = self._made[i] = Token(start, end, self._texts[i])
+        return tok
 
 
 # Words written with a dot that do not end a sentence.
