@@ -15,8 +15,15 @@ _AT = r"(?:\s*[\(\[\{]\s*at\s*[\)\]\}]\s*|\s+at\s+)"
 _DOT = r"(?:\s*[\(\[\{]\s*dot\s*[\)\]\}]\s*|\s+dot\s+)"
 
 
-def _not_a_dose(text: str, m: re.Match[str]) -> bool:
-    return not followed_by_unit(text, m.end())
+_NUMBER_BEFORE = re.compile(r"\d[\s,;()\-]*$")
+
+
+def _bare_extension(text: str, m: re.Match[str]) -> bool:
+    """An extension on its own: not a dose ("x100 mg") and not the tail of a full number, which the
+    phone pattern covers ("(617) 555-0100 ext. 4521")."""
+    if followed_by_unit(text, m.end()):
+        return False
+    return _NUMBER_BEFORE.search(text, max(0, m.start() - 4), m.start()) is None
 
 
 def obfuscated_patterns() -> list[Pattern]:
@@ -42,7 +49,13 @@ def obfuscated_patterns() -> list[Pattern]:
             r"(?<![A-Za-z0-9])(?:x\d{3,5}|(?:ext|extension)\.?\s*#?\s*\d{2,5})(?![\d\-])",
             PhiType.PHONE,
             score=0.8,
-            validate=_not_a_dose,
+            validate=_bare_extension,
+            # A service's extension in passing ("Cardiology (ext. 4521) was consulted") is the
+            # hospital's, not a person's contact: only one given as a way to reach someone counts.
+            context=("call", "called", "phone", "tel", "reach", "reached", "at", "contact", "number", "line",
+                     "cell", "work", "home", "mobile", "voicemail", "vm", "callback", "direct", "desk"),
+            context_required=True,
+            context_window=30,
             gate=("x", "ext"),
         ),
         Pattern(
