@@ -391,20 +391,27 @@ def batch_delta(before: Sequence[str], after: Sequence[str]) -> Batches:
     return Batches(mean("deid_batch_size"), mean("deid_batch_seconds"), mean("deid_publish_seconds"))
 
 
+MIN_SLOPE_OUTPUTS = 40
+MIN_SLOPE_CHUNKS = 5
+CHUNK_S = 0.1
+"""Outputs closer than this in time count as one chunk (one batch published together)."""
+
+
 def sustained_rate(phase: Phase) -> tuple[float, float]:
     """(steady notes/s, notes/s from the first send to the last output) of a burst.
 
     Steady: the least-squares slope of outputs received against time over the middle 80% of the outputs.
     That leaves out the fill (the first batch waits and runs before anything comes out) and the last
     batch; outputs come in chunks of a batch, which a slope over many chunks averages. Where the burst
-    is too small for that (--quick), the second figure.
+    is too small for that (--quick: a dozen notes in two or three chunks, whose slope inside one chunk
+    can read as hundreds of notes/s and size the next phase far past what drains), the second figure.
     """
     times = sorted(phase.consumed_at.values())
     if len(times) < 2 or not phase.sent_at:
         return float("nan"), float("nan")
     overall = len(times) / (times[-1] - min(phase.sent_at.values()))
     middle = [(t, float(i)) for i, t in enumerate(times) if 0.1 * len(times) <= i < 0.9 * len(times)]
-    if len({round(t, 2) for t, _ in middle}) < 3:
+    if len(middle) < MIN_SLOPE_OUTPUTS or len({round(t / CHUNK_S) for t, _ in middle}) < MIN_SLOPE_CHUNKS:
         return overall, overall
     mt = statistics.fmean(t for t, _ in middle)
     mi = statistics.fmean(i for _, i in middle)
