@@ -20,6 +20,7 @@ from pathlib import Path
 import torch
 
 from deid_core.detect.registry import LOCAL_DETECTORS, build_detectors
+from deid_core.heap import freeze_loaded
 from deid_core.pipeline import DetectionPipeline
 from deid_core.tagger import default_model_dir
 from deid_core.tagger.inprocess import InProcessTagger
@@ -76,6 +77,7 @@ async def main() -> None:
         print(f"  batch {b:3d}: {chars / s:10,.0f} chars/s  {len(texts) / s:7.1f} notes/s")
 
     pipeline = DetectionPipeline(build_detectors(LOCAL_DETECTORS))
+    freeze_loaded()  # as the CLI, worker and HTTP service do once built (deid_core.heap)
     started = time.perf_counter()
     for i in range(0, len(notes), 32):
         chunk = notes[i : i + 32]

@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 from deid_core.detect.registry import LOCAL_DETECTORS, build_detectors
+from deid_core.heap import freeze_loaded
 from deid_core.message.path import MessagePipeline
 from deid_core.message.policy import PolicyError, load_policy
 from deid_core.pipeline import DetectionPipeline
@@ -73,6 +74,7 @@ def build_processor(
     detection = DetectionPipeline(build_detectors(LOCAL_DETECTORS), tagger)
     surrogator = Surrogator(build_store(settings, redis), ring)
     pipeline = build_pipeline(detection, surrogator, settings.policy, ring.chain[0])
+    freeze_loaded()  # lexicons and model tables out of the full GC passes (deid_core.heap)
     return NoteProcessor(
         pipeline, table, topics, model_version=tagger.model_version,
         max_message_bytes=settings.max_message_bytes, dead_letter_max_bytes=settings.dead_letter_max_bytes,

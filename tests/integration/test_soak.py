@@ -29,7 +29,7 @@ WARMUP_S = 40.0
 MAX_RSS_SLOPE_MB_PER_MIN = 2.0
 # oneDNN (torch's CPU kernels, used by the in-process tagger) would cache up to 1,024 compiled primitives,
 # one per input shape, and grow a worker's RSS by ~90 MB over its first ~5,500 notes before levelling off
-# (measured with bench/soak.py). `deid worker` turns that cache off by default (workers/cli.py), so this
+# (measured with bench/soak.py). `deid worker` turns that cache off by default (workers/cli/service.py), so this
 # soak measures the shipped configuration and the slope is the worker's own.
 # Generous: at this rate a note waits at most one batch window (100 ms) plus a small batch (~0.8 s).
 MAX_WARM_P95_LATENCY_MS = 3_000.0

@@ -144,9 +144,9 @@ def test_detect_with_a_remote_tagger_never_imports_torch(tmp_path: Path) -> None
     fails: nothing listens on the fake address)."""
     code = (
         "import sys\n"
-        "from workers.cli import _detection_pipeline, build_parser\n"
+        "from workers.cli import detection_pipeline, build_parser\n"
         "args = build_parser().parse_args(['detect', '--triton-url', '127.0.0.1:9'])\n"
-        "pipeline = _detection_pipeline(args)\n"
+        "pipeline = detection_pipeline(args)\n"
         "print(type(pipeline.tagger).__name__, 'torch' in sys.modules)\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)

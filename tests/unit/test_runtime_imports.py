@@ -74,7 +74,7 @@ def test_root_distribution_leaves_the_tooling_out() -> None:
 
 
 def test_runtime_sources_never_import_the_tooling_at_module_level() -> None:
-    """Only the tooling commands in workers/cli.py import deid_tools, inside the command, after a check."""
+    """Only the tooling commands in workers/cli/tooling.py import deid_tools, inside the command, after a check."""
     top_level = re.compile(r"^(from|import) deid_tools\b", re.MULTILINE)
     offenders = [
         str(path.relative_to(ROOT))

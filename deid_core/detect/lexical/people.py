@@ -119,7 +119,7 @@ class PeopleDetector:
             return None
         name = toks[k]
         low = _bare(name).lower()
-        if low in self._function or low in self._cues or low in self._not_names - self._eponyms or len(low) < 2:
+        if low in self._function or low in self._cues or (low in self._not_names and low not in self._eponyms) or len(low) < 2:
             return None
         # "MR. SMITH" in an all-caps note; "moderate MR. Started on heparin" is mitral regurgitation.
         if not (name.is_caps if title.is_caps else (name.is_title or name.is_caps)):
