@@ -7,8 +7,6 @@ Invariants after ``SpanHygiene.clean``:
 * **Whole names.** A person span takes the adjacent surname-like word after it and the first name
   before it (``Dr. <span>Okonkwo``, ``Petra <span>Kowalski``), so replacing a first name never leaves
   the surname behind.
-* **Ages beside names.** A number right after a person's name and closed by a bracket, comma or "and"
-  (``Kelechi (6)``, ``Lily, 12, and Owen, 9``) is that person's age.
 * **No statistical look-alikes.** Spans of the tagger (the only detector that guesses from shape) are
   dropped when they cannot be PHI: a person or place that is only lower-case ordinary words
   (``mother-in-<law>``, ``stimulator``), a person that is one capitalised ordinary word no name list
@@ -63,8 +61,7 @@ class SpanHygiene:
             if span.type in _PERSON:
                 span = self._whole_name(text, span)
             out.append(span)
-        out = self._propagate(text, out)
-        return out + _ages_beside_names(text, out)
+        return self._propagate(text, out)
 
     def _propagate(self, text: str, spans: list[Span]) -> list[Span]:
         """One sense per note: a name or place word found once (``Ximena`` after ``her daughter``) is
@@ -133,30 +130,6 @@ class SpanHygiene:
     def _first_name_like(self, word: str) -> bool:
         low = word.lower()
         return low in self.lexicons.first_names and not self.lexicons.is_word(low) and low not in self.lexicons.cues["not_names"]
-
-
-# "Kelechi (6)", "Mateo, 14, who translates", "(Lily, 12, and Owen, 9)", "aidan 9, rory 7", "Aaliyah (14
-# months)": a number right after a person's name, closed by a bracket, comma, semicolon or "and", is their
-# age as family lists and social histories write it. Not "Dr. Lee, 3 tablets" (doctors, and a word after).
-_AGE_AFTER_NAME = re.compile(
-    r"[ \t]*(?:\(|,)?[ \t]*(\d{1,3})(?:[ \t]*(?:months?|mos?|weeks?|wks?|years?|yrs?|y/?o)\b\.?)?"
-    r"(?=[ \t]*(?:[),;]|and\b|$))",
-    re.IGNORECASE | re.MULTILINE,
-)
-_AGE_MAX = 120
-
-
-def _ages_beside_names(text: str, spans: Sequence[Span]) -> list[Span]:
-    covered = sorted((s.start, s.end) for s in spans)
-    out: list[Span] = []
-    for span in spans:
-        if span.type is not PhiType.PATIENT:
-            continue
-        m = _AGE_AFTER_NAME.match(text, span.end)
-        if m is None or int(m.group(1)) > _AGE_MAX or _inside(covered, m.start(1), m.end(1)):
-            continue
-        out.append(Span(m.start(1), m.end(1), PhiType.AGE, _PROPAGATED_SCORE, frozenset({_LEXICON}), "age-after-name"))
-    return out
 
 
 def _in_compound(text: str, span: Span) -> bool:

@@ -217,35 +217,3 @@ def test_facility_short_forms(lexicon) -> None:
     text = "Transferred from Larkspur Valley Medical Center (LVMC). LVMC notes reviewed; LV function normal."
     values = found(lexicon, text)
     assert ("LVMC", "HOSPITAL") in values and not any(v == "LV" for v, _ in values)
-
-
-@pytest.mark.parametrize(
-    ("text", "name", "age"),
-    [
-        ("Her older brother Kelechi (6) came in.", "Kelechi", "6"),
-        ("their grandson Mateo, 14, who translates", "Mateo", "14"),
-        ("kids (Lily, 12, and Owen, 9) at home", "Owen", "9"),
-        ("half-sister Aaliyah (14 months) in the home", "Aaliyah", "14"),
-        ("grandkids (aidan 9, rory 7) ok per unit", "aidan", "9"),
-    ],
-)  # fmt: skip
-def test_hygiene_reads_an_age_beside_a_name(text: str, name: str, age: str) -> None:
-    start = text.index(name)
-    out = build_hygiene().clean(text, [_span(start, start + len(name), PhiType.PATIENT, source="lexicon")])
-    ages = [text[s.start : s.end] for s in out if s.type is PhiType.AGE]
-    assert ages == [age]
-
-
-@pytest.mark.parametrize(
-    ("text", "name", "type_"),
-    [
-        ("Dr. Lee, 3 tablets daily.", "Lee", PhiType.DOCTOR),
-        ("Seen by Dr. Lee (2) today", "Lee", PhiType.DOCTOR),
-        ("Mateo 14 days post-op", "Mateo", PhiType.PATIENT),
-        ("Mateo, 500 mg, twice", "Mateo", PhiType.PATIENT),
-    ],
-)  # fmt: skip
-def test_hygiene_reads_no_age_where_the_number_is_something_else(text: str, name: str, type_: PhiType) -> None:
-    start = text.index(name)
-    out = build_hygiene().clean(text, [_span(start, start + len(name), type_, source="lexicon")])
-    assert [s for s in out if s.type is PhiType.AGE] == []
