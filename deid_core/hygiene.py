@@ -11,9 +11,7 @@ Invariants after ``SpanHygiene.clean``:
   dropped when they cannot be PHI: a person or place that is only lower-case ordinary words
   (``mother-in-<law>``, ``stimulator``), a person that is one capitalised ordinary word no name list
   knows (``Management``, ``Guidelines``), a numeric day/month that a score or measure cue surrounds
-  (``pain 6/10``), and a value its type cannot take (``deid_core.detect.shapes``: a user name of ordinary
-  words, a vehicle id without a letter-and-digit chunk, a URL with spaces, a state that is no state, a
-  date with nothing date-like in it).
+  (``pain 6/10``).
 
 Spans of the header, the rules and the lexicon are never dropped: they are validated evidence.
 """
@@ -26,7 +24,6 @@ from dataclasses import dataclass, replace
 
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
-from deid_core.detect.shapes import possible_value
 from deid_core.lexicon import Lexicons, load_lexicons
 from schemas import TAXONOMY, PhiCategory, PhiType, Span
 
@@ -90,8 +87,6 @@ class SpanHygiene:
 
     def _look_alike(self, text: str, span: Span) -> bool:
         value = text[span.start : span.end]
-        if not possible_value(span.type, value, self.lexicons):
-            return True  # "practice" as a user name, "Set 2" as a date (deid_core.detect.shapes)
         words = re.findall(r"[^\W\d_]+", value)
         category = TAXONOMY[span.type].category
         lex = self.lexicons
