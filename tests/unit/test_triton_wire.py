@@ -171,9 +171,9 @@ def test_the_fingerprint_follows_vocabulary_and_tags(client: wire.ClientArtifact
     renamed = type(vocab)({**vocab.words, "zzz-not-a-word": len(vocab.words)}, vocab.chars)
     assert wire.artifact_fingerprint(renamed, names) != client.fingerprint
     assert wire.artifact_fingerprint(vocab, names[::-1]) != client.fingerprint
-    # Style ids with lexicon classes folded in: the lexicon table is part of what the ids mean.
-    with_lexicon = types.SimpleNamespace(words=vocab.words, chars=vocab.chars, lexicon=True)
-    assert wire.artifact_fingerprint(with_lexicon, names) != client.fingerprint  # type: ignore[arg-type]
+    # Style ids with or without lexicon classes folded in: the lexicon table is part of what the ids mean.
+    toggled = types.SimpleNamespace(words=vocab.words, chars=vocab.chars, lexicon=not vocab.lexicon)
+    assert wire.artifact_fingerprint(toggled, names) != client.fingerprint  # type: ignore[arg-type]
 
 
 def test_distinct_rows_survive_a_hash_collision(monkeypatch: pytest.MonkeyPatch) -> None:
