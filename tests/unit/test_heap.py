@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from deid_core.heap import freeze_loaded
-from workers.cli import detection_pipeline, build_parser
+from workers.cli import build_parser, detection_pipeline
 
 
 @pytest.fixture
