@@ -104,8 +104,8 @@ def parse_note(raw: str, source: str = "<note>") -> tuple[str, list[GoldSpan]]:
     return text, spans
 
 
-def build_records(notes_dir: Path = NOTES_DIR) -> list[dict[str, object]]:
-    """One gold record per ``NN_<style>.txt`` file of ``notes_dir``, sorted by file name."""
+def build_records(notes_dir: Path = NOTES_DIR, id_prefix: str = "hw") -> list[dict[str, object]]:
+    """One gold record (id ``<id_prefix>-NN``) per ``NN_<style>.txt`` file of ``notes_dir``, by file name."""
     files = sorted(p for p in notes_dir.iterdir() if p.is_file())
     if not files:
         raise MarkupError(f"{notes_dir}: no note files")
@@ -115,7 +115,7 @@ def build_records(notes_dir: Path = NOTES_DIR) -> list[dict[str, object]]:
         match = FILE_NAME.fullmatch(path.name)
         if match is None:
             raise MarkupError(f"{path}: file name must look like NN_<style>.txt")
-        note_id = f"hw-{match['num']}"
+        note_id = f"{id_prefix}-{match['num']}"
         if note_id in seen:
             raise MarkupError(f"{path}: duplicate note number {match['num']}")
         seen.add(note_id)
@@ -163,9 +163,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notes", type=Path, default=NOTES_DIR, help="folder of NN_<style>.txt notes")
     parser.add_argument("--out", type=Path, default=GOLD_PATH, help="gold JSONL to write")
     parser.add_argument("--check", action="store_true", help="do not write; exit 1 if --out is stale")
+    parser.add_argument("--id-prefix", default="hw", help="record ids are <prefix>-NN (default: hw)")
     args = parser.parse_args(argv)
     try:
-        records = build_records(args.notes)
+        records = build_records(args.notes, args.id_prefix)
     except MarkupError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
