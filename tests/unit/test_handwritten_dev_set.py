@@ -1,0 +1,101 @@
+"""The hand-written development set (eval/handwritten_dev): gold.jsonl is current, large enough and well formed.
+
+It is compiled by the test set's compiler (eval/handwritten/build.py) with ``--id-prefix hwdev``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from collections import Counter
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+from schemas import PhiType
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILD = ROOT / "eval" / "handwritten" / "build.py"
+DEV = ROOT / "eval" / "handwritten_dev"
+GOLD = DEV / "gold.jsonl"
+PREFIX = "hwdev"
+
+
+@cache
+def build_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("handwritten_build", BUILD)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
+    spec.loader.exec_module(module)
+    return module
+
+
+@cache
+def gold_records() -> tuple[dict[str, object], ...]:
+    with GOLD.open(encoding="utf-8") as fh:
+        return tuple(json.loads(line) for line in fh if line.strip())
+
+
+def test_gold_matches_the_notes() -> None:
+    build = build_module()
+    expected = build.render_jsonl(build.build_records(DEV / "notes", PREFIX))
+    assert GOLD.read_text(encoding="utf-8") == expected, (
+        "gold.jsonl is stale: run python eval/handwritten/build.py --notes eval/handwritten_dev/notes "
+        "--out eval/handwritten_dev/gold.jsonl --id-prefix hwdev"
+    )
+
+
+def test_check_option_accepts_the_dev_set() -> None:
+    build = build_module()
+    argv = ["--notes", str(DEV / "notes"), "--out", str(GOLD), "--id-prefix", PREFIX, "--check"]
+    assert build.main(argv) == 0
+
+
+def test_size() -> None:
+    records = gold_records()
+    assert len(records) >= 24
+    assert sum(len(r["spans"]) for r in records) >= 700  # type: ignore[arg-type]
+
+
+def test_ids_use_the_dev_prefix() -> None:
+    ids = [str(r["id"]) for r in gold_records()]
+    assert all(i.startswith(f"{PREFIX}-") for i in ids), ids
+    assert len(set(ids)) == len(ids)
+    assert ids == sorted(ids)
+
+
+def test_records_are_well_formed() -> None:
+    valid = {t.value for t in PhiType}
+    for record in gold_records():
+        assert set(record) == {"id", "kind", "text", "spans"}
+        text = record["text"]
+        assert isinstance(text, str) and text.strip()
+        spans = record["spans"]
+        assert isinstance(spans, list) and spans
+        previous_end = 0
+        for span in spans:
+            start, end, type_ = span["start"], span["end"], span["type"]
+            assert type_ in valid, (record["id"], type_)
+            assert 0 <= start < end <= len(text), (record["id"], span)
+            assert start >= previous_end, f"{record['id']}: overlapping or unsorted span {span}"
+            previous_end = end
+            surface = text[start:end]
+            assert surface.strip(), (record["id"], span)
+            assert surface == surface.strip(), f"{record['id']}: outer whitespace in {surface!r}"
+
+
+def test_every_category_is_present() -> None:
+    types = Counter(s["type"] for r in gold_records() for s in r["spans"])  # type: ignore[union-attr]
+    for needed in ("PATIENT", "DOCTOR", "PROFESSION", "HOSPITAL", "ORGANIZATION", "CITY", "AGE", "DATE", "PHONE"):
+        assert types[needed] >= 20, needed
+    for needed in ("USERNAME", "ROOM", "DEPARTMENT", "STREET", "STATE", "COUNTRY", "ZIP", "LOCATION-OTHER", "FAX",
+                   "EMAIL", "URL", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "IDNUM"):
+        assert types[needed] >= 1, needed
+
+
+def test_default_prefix_is_unchanged() -> None:
+    build = build_module()
+    records = build.build_records(DEV / "notes")
+    assert all(str(r["id"]).startswith("hw-") for r in records)
