@@ -47,8 +47,8 @@ class Lexicons:
         low = token.lower()
         if low in self.common_words:
             return True
-        # Plurals and third persons: the dictionary lists "guideline", "attend".
-        return low.endswith("s") and (low[:-1] in self.common_words or (low.endswith("es") and low[:-2] in self.common_words))
+        # The dictionary lists lemmas ("guideline", "attend", "call", "review"), not their inflections.
+        return any(stem in self.common_words for stem in _stems(low))
 
     def name_variants(self, name: str) -> frozenset[str]:
         """Other spellings one person may go by: the nicknames of a formal name and the formal names a
@@ -84,6 +84,27 @@ def load_token_classes() -> Mapping[str, int]:
     mark((w for key in ("relations", "staff", "titles", "naming") for p in cues[key] for w in p.split()), PERSON_CUE)
     mark((p.split()[-1] for key in ("facility_heads", "organization_heads") for p in cues[key]), PLACE_HEAD)
     return MappingProxyType(classes)
+
+
+_MIN_STEM = 3
+_VOWELS = frozenset("aeiou")
+
+
+def _stems(low: str) -> list[str]:
+    """The lemmas an inflected word may come from: plurals and third persons (``guidelines``,
+    ``carries``), past forms (``called``, ``dictated``, ``stopped``, ``carried``) and ``-ing`` forms
+    (``answering``, ``making``, ``stopping``). Stems shorter than three letters are not tried, so
+    ``Ted`` or ``Ring`` are never read as inflections."""
+    out: list[str] = []
+    for suffix, adds in (("ies", ("y",)), ("es", ("",)), ("s", ("",)), ("ied", ("y",)), ("ed", ("", "e")), ("ing", ("", "e"))):
+        if not low.endswith(suffix):
+            continue
+        base = low[: -len(suffix)]
+        out += [base + a for a in adds if len(base + a) >= _MIN_STEM]
+        # A doubled final consonant: "stopped" -> "stop", "stopping" -> "stop".
+        if suffix in ("ed", "ing") and len(base) > _MIN_STEM and base[-1] == base[-2] and base[-1] not in _VOWELS:
+            out.append(base[:-1])
+    return out
 
 
 def _lines(name: str) -> list[str]:

@@ -217,3 +217,15 @@ def test_facility_short_forms(lexicon) -> None:
     text = "Transferred from Larkspur Valley Medical Center (LVMC). LVMC notes reviewed; LV function normal."
     values = found(lexicon, text)
     assert ("LVMC", "HOSPITAL") in values and not any(v == "LV" for v, _ in values)
+
+
+@pytest.mark.parametrize("word", ["called", "Reviewed", "answering", "dictated", "stopped", "carried", "making", "guidelines"])
+def test_inflected_ordinary_words_are_words(word: str) -> None:
+    assert load_lexicons().is_word(word)
+
+
+@pytest.mark.parametrize("word", ["Ximena", "Okafor", "Fleming", "bed"])
+def test_names_and_short_stems_are_not_inflections(word: str) -> None:
+    # "bed" is a word in its own right, not "b" + "ed": stems shorter than three letters are not tried.
+    lex = load_lexicons()
+    assert lex.is_word(word) == (word.lower() in lex.common_words)
