@@ -338,7 +338,10 @@ def test_the_composition_root_builds_the_worker_pipeline() -> None:
     """No injection: DEID_* settings -> store, key, in-process tagger, policy, as the worker builds them."""
     app = create_server(dev_settings(policy="safe-harbor"))
     with ServeClient(app) as c:
-        r = c.post("/v1/deidentify", json={"text": "Seen by Dr. Ann Lee at Mercy Hospital on 03/05/2014, MA.", "patient": PATIENT})
+        # "MA" after a city is the state, which Safe Harbor keeps. (Alone at the end after a date, as this
+        # text had it until model version 2, the tagger reads "MA." as a signer's credential: a doctor.)
+        text = "Seen by Dr. Ann Lee at Mercy Hospital in Springfield, MA on 03/05/2014."
+        r = c.post("/v1/deidentify", json={"text": text, "patient": PATIENT})
         assert r.status_code == 200, r.text
         body = r.json()
         assert "2014" in body["text"] and "03/05/2014" not in body["text"] and "MA" in body["text"]
