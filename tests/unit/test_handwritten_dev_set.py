@@ -5,37 +5,20 @@ It is compiled by the test set's compiler (eval/handwritten/build.py) with ``--i
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import sys
 from collections import Counter
-from functools import cache
 from pathlib import Path
-from types import ModuleType
 
-from schemas import PhiType
+from tests.handwritten_sets import assert_well_formed, build_module
+from tests.handwritten_sets import gold_records as handwritten_gold
 
 ROOT = Path(__file__).resolve().parents[2]
-BUILD = ROOT / "eval" / "handwritten" / "build.py"
 DEV = ROOT / "eval" / "handwritten_dev"
 GOLD = DEV / "gold.jsonl"
 PREFIX = "hwdev"
 
 
-@cache
-def build_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("handwritten_build", BUILD)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
-    spec.loader.exec_module(module)
-    return module
-
-
-@cache
 def gold_records() -> tuple[dict[str, object], ...]:
-    with GOLD.open(encoding="utf-8") as fh:
-        return tuple(json.loads(line) for line in fh if line.strip())
+    return handwritten_gold(GOLD)
 
 
 def test_gold_matches_the_notes() -> None:
@@ -67,23 +50,7 @@ def test_ids_use_the_dev_prefix() -> None:
 
 
 def test_records_are_well_formed() -> None:
-    valid = {t.value for t in PhiType}
-    for record in gold_records():
-        assert set(record) == {"id", "kind", "text", "spans"}
-        text = record["text"]
-        assert isinstance(text, str) and text.strip()
-        spans = record["spans"]
-        assert isinstance(spans, list) and spans
-        previous_end = 0
-        for span in spans:
-            start, end, type_ = span["start"], span["end"], span["type"]
-            assert type_ in valid, (record["id"], type_)
-            assert 0 <= start < end <= len(text), (record["id"], span)
-            assert start >= previous_end, f"{record['id']}: overlapping or unsorted span {span}"
-            previous_end = end
-            surface = text[start:end]
-            assert surface.strip(), (record["id"], span)
-            assert surface == surface.strip(), f"{record['id']}: outer whitespace in {surface!r}"
+    assert_well_formed(gold_records())
 
 
 def test_every_category_is_present() -> None:

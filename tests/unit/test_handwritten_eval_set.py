@@ -2,37 +2,21 @@
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import sys
 from collections import Counter
-from functools import cache
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-from schemas import PhiType
+from tests.handwritten_sets import assert_well_formed, build_module
+from tests.handwritten_sets import gold_records as handwritten_gold
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDWRITTEN = ROOT / "eval" / "handwritten"
 GOLD = HANDWRITTEN / "gold.jsonl"
 
 
-@cache
-def build_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("handwritten_build", HANDWRITTEN / "build.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
-    spec.loader.exec_module(module)
-    return module
-
-
-@cache
 def gold_records() -> tuple[dict[str, object], ...]:
-    with GOLD.open(encoding="utf-8") as fh:
-        return tuple(json.loads(line) for line in fh if line.strip())
+    return handwritten_gold(GOLD)
 
 
 def test_gold_matches_the_notes() -> None:
@@ -48,27 +32,7 @@ def test_size() -> None:
 
 
 def test_records_are_well_formed() -> None:
-    records = gold_records()
-    ids = [r["id"] for r in records]
-    assert len(set(ids)) == len(ids)
-    assert ids == sorted(ids)
-    valid = {t.value for t in PhiType}
-    for record in records:
-        assert set(record) == {"id", "kind", "text", "spans"}
-        text = record["text"]
-        assert isinstance(text, str) and text.strip()
-        spans = record["spans"]
-        assert isinstance(spans, list) and spans
-        previous_end = 0
-        for span in spans:
-            start, end, type_ = span["start"], span["end"], span["type"]
-            assert type_ in valid, (record["id"], type_)
-            assert 0 <= start < end <= len(text), (record["id"], span)
-            assert start >= previous_end, f"{record['id']}: overlapping or unsorted span {span}"
-            previous_end = end
-            surface = text[start:end]
-            assert surface.strip(), (record["id"], span)
-            assert surface == surface.strip(), f"{record['id']}: outer whitespace in {surface!r}"
+    assert_well_formed(gold_records())
 
 
 def test_variety() -> None:
