@@ -14,13 +14,17 @@ from deid_core.surrogate.engine import Surrogator
 from deid_core.surrogate.keys import HmacKey, KeyRing
 from deid_core.surrogate.store import InMemoryMappingStore, MappingStore, RedisMappingStore
 from deid_core.tagger import build_tagger
+from deid_core.tagger.base import Tagger
 from schemas.message import MessageLoader
 from workers.health import STORE, TAGGER, CallableProbe, DependencyProbe
 from workers.processor import DemographicsTable, NoteProcessor
 from workers.security import ConfigurationError, RedisOptions, load_keyring, redis_options
 from workers.settings import TopicNames, WorkerSettings
 
-__all__ = ["ConfigurationError", "build_app", "build_loaders", "build_pipeline", "build_processor", "build_store"]
+__all__ = [
+    "ConfigurationError", "build_app", "build_loaders", "build_pipeline", "build_processor", "build_settings_pipeline",
+    "build_store",
+]
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +66,19 @@ def build_store(spec: str | WorkerSettings, redis: RedisOptions | None = None) -
     raise ConfigurationError(f"store must be 'memory' or a redis URL, got a value of {len(spec)} characters")
 
 
+def build_settings_pipeline(
+    settings: WorkerSettings, keyring: KeyRing, redis: RedisOptions | None, tagger: Tagger
+) -> MessagePipeline:
+    """The message path as the worker and ``deid serve`` run it: the local detectors beside ``tagger``,
+    the settings' store and policy, ``keyring``'s current key. Built once per process, so it ends by
+    freezing what it loaded (the lexicons and model tables: ``deid_core.heap``)."""
+    detection = DetectionPipeline(build_detectors(LOCAL_DETECTORS), tagger)
+    surrogator = Surrogator(build_store(settings, redis), keyring)
+    pipeline = build_pipeline(detection, surrogator, settings.policy, keyring.chain[0])
+    freeze_loaded()
+    return pipeline
+
+
 def build_processor(
     settings: WorkerSettings,
     table: DemographicsTable,
@@ -71,10 +88,7 @@ def build_processor(
 ) -> NoteProcessor:
     ring = load_keyring(settings) if keyring is None else keyring
     tagger = build_tagger(settings.triton_url)
-    detection = DetectionPipeline(build_detectors(LOCAL_DETECTORS), tagger)
-    surrogator = Surrogator(build_store(settings, redis), ring)
-    pipeline = build_pipeline(detection, surrogator, settings.policy, ring.chain[0])
-    freeze_loaded()  # lexicons and model tables out of the full GC passes (deid_core.heap)
+    pipeline = build_settings_pipeline(settings, ring, redis, tagger)
     return NoteProcessor(
         pipeline, table, topics, model_version=tagger.model_version,
         max_message_bytes=settings.max_message_bytes, dead_letter_max_bytes=settings.dead_letter_max_bytes,

@@ -146,18 +146,10 @@ class _Service:
 def build_deidentifier(settings: WorkerSettings, keyring: KeyRing, redis: RedisOptions) -> Deidentifier:
     """The worker's pipeline (rules, header and the tagger; the settings' store, keys and policy)."""
     from deid_core.api import Deidentifier
-    from deid_core.detect.registry import LOCAL_DETECTORS, build_detectors
-    from deid_core.heap import freeze_loaded
-    from deid_core.pipeline import DetectionPipeline
-    from deid_core.surrogate.engine import Surrogator
     from deid_core.tagger import build_tagger
-    from workers.compose import build_pipeline, build_store
+    from workers.compose import build_settings_pipeline
 
-    tagger = build_tagger(settings.triton_url)
-    detection = DetectionPipeline(build_detectors(LOCAL_DETECTORS), tagger)
-    surrogator = Surrogator(build_store(settings, redis), keyring)
-    pipeline = build_pipeline(detection, surrogator, settings.policy, keyring.chain[0])
-    freeze_loaded()  # lexicons and model tables out of the full GC passes (deid_core.heap)
+    pipeline = build_settings_pipeline(settings, keyring, redis, build_tagger(settings.triton_url))
     # Concurrent requests share pipeline batches (one tagger call), up to DEID_BATCH_MAX as in the worker.
     return Deidentifier.from_pipeline(pipeline, batch_max=settings.batch_max)
 
