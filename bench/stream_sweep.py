@@ -26,13 +26,11 @@ For each setting of the grid (one knob at a time around the defaults of workers/
   The "publish" latency uses the output record's CreateTime (set by the worker) instead of the consume
   time, which leaves out this process's own fetch (its consumer polls with a 20 ms fetch wait).
 
-The knobs: ``DEID_BATCH_MAX`` and ``DEID_BATCH_WAIT_MS`` (workers/settings.py; faust ``take_events``), and
-the worker consumer's fetch wait, which is not a setting: faust hard-codes ``fetch_max_wait_ms=1500``
-for its consumer. tansu holds every fetch for the full wait when nothing is there at the time of the
-request (Apache Kafka answers as soon as ``fetch.min.bytes`` arrive), so on this broker a note can wait
-up to 1.5 s before the worker even sees it. To measure that, rows with ``fetch=N`` start the worker
-through a launcher in this file that overrides the wait in the worker's process; it is a what-if for
-tansu, not something a ``DEID_*`` variable can set.
+The knobs (workers/settings.py): ``DEID_BATCH_MAX`` and ``DEID_BATCH_WAIT_MS`` (faust ``noack_take``),
+and ``DEID_CONSUMER_FETCH_WAIT_MS``, the longest time the broker may hold the worker's fetch when no
+data is waiting (faust's own consumer uses a fixed 1500 ms; workers/transport.py makes it a setting).
+tansu holds every such fetch for the full wait (Apache Kafka answers as soon as ``fetch.min.bytes``
+arrive), so on this broker a note can wait that long before the worker even sees it.
 
 Recommendation (1 worker): among the settings whose maximum is within 10% of the best maximum, the
 lowest p99 at the fraction closest to 80%. After the one-at-a-time grid, each knob's best value (among
@@ -74,26 +72,11 @@ ROOT = Path(__file__).resolve().parents[1]
 # One directory per run (services' state, worker logs, secrets): a second sweep, or the --quick smoke test
 # running meanwhile, must neither delete this run's files nor stop its services.
 RUN_DIR = ROOT / ".run" / "bench-sweep" / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
-FAUST_FETCH_WAIT_MS = 1500  # faust.transport.drivers.aiokafka passes this to its consumer, fixed
+FAUST_FETCH_WAIT_MS = 1500  # faust's own consumer fetch wait, used when DEID_CONSUMER_FETCH_WAIT_MS is unset
 WARMUP_TIMEOUT_S = 300.0
 TARGET_FRACTION = 0.8
 THROUGHPUT_TOLERANCE = 0.10
 
-# Run in a worker process (python -c) when a row overrides the consumer's fetch wait: faust passes
-# fetch_max_wait_ms to aiokafka explicitly, so the override goes on the consumer's constructor.
-_PATCHED_WORKER = """
-import sys
-import aiokafka
-wait_ms = int(sys.argv[1])
-_init = aiokafka.AIOKafkaConsumer.__init__
-def _init_with_wait(self, *args, **kwargs):
-    if "fetch_max_wait_ms" in kwargs:
-        kwargs["fetch_max_wait_ms"] = wait_ms
-    _init(self, *args, **kwargs)
-aiokafka.AIOKafkaConsumer.__init__ = _init_with_wait
-from workers.cli import main
-sys.exit(main(["worker", "--loglevel", "info"]))
-"""
 
 
 def _default(name: str) -> int:
@@ -105,11 +88,12 @@ class Knobs:
     batch_max: int
     batch_wait_ms: int
     fetch_wait_ms: int | None = None
-    """The worker consumer's fetch wait; None = faust's own (1500 ms)."""
+    """``DEID_CONSUMER_FETCH_WAIT_MS``; None = unset (faust's own 1500 ms)."""
 
     @classmethod
     def defaults(cls) -> Knobs:
-        return cls(_default("batch_max"), _default("batch_wait_ms"))
+        fetch = WorkerSettings.model_fields["consumer_fetch_wait_ms"].default
+        return cls(_default("batch_max"), _default("batch_wait_ms"), None if fetch is None else int(fetch))
 
     def label(self) -> str:
         fetch = self.fetch_wait_ms if self.fetch_wait_ms is not None else FAUST_FETCH_WAIT_MS
@@ -129,20 +113,19 @@ class SweepSetup(StreamSetup):
             "DEID_TOPIC_PARTITIONS": str(self.partitions),
             "DEID_BATCH_MAX": str(self.knobs.batch_max),
             "DEID_BATCH_WAIT_MS": str(self.knobs.batch_wait_ms),
+            **({"DEID_CONSUMER_FETCH_WAIT_MS": str(self.knobs.fetch_wait_ms)} if self.knobs.fetch_wait_ms else {}),
         }
 
 
 class SweepWorker:
-    """A ``deid worker`` process; with ``knobs.fetch_wait_ms`` set, started through ``_PATCHED_WORKER``."""
+    """A ``deid worker`` process with the setup's settings."""
 
     def __init__(self, setup: SweepSetup, log_dir: Path) -> None:
         self.web_port = free_port()
         self.log_path = log_dir / f"worker-{self.web_port}.log"
         self._log = self.log_path.open("wb")
-        wait = setup.knobs.fetch_wait_ms
-        args = ["-m", "workers.cli", "worker", "--loglevel", "info"] if wait is None else ["-c", _PATCHED_WORKER, str(wait)]
         self.proc = subprocess.Popen(
-            [sys.executable, *args], env=setup.env(self.web_port), stdout=self._log, stderr=subprocess.STDOUT, cwd=ROOT
+            [sys.executable, "-m", "workers.cli", "worker", "--loglevel", "info"], env=setup.env(self.web_port), stdout=self._log, stderr=subprocess.STDOUT, cwd=ROOT
         )
 
     def wait_ready(self, timeout_s: float = 120) -> None:
@@ -633,8 +616,6 @@ async def sweep(args: argparse.Namespace, env: ServiceAddresses, config: SweepCo
         print(f"  {workers} worker(s): max {s['max_notes_per_s']} notes/s; at {s['offered_notes_per_s']} notes/s "
               f"p50 {s['p50_ms']} ms, p99 {s['p99_ms']} ms")
     print(f"  p99 < 1 s at {TARGET_FRACTION:.0%} of the maximum, 1 worker: {'yes' if held else 'no'}")
-    if chosen.knobs.fetch_wait_ms is not None:
-        print("  (the fetch wait is not a DEID_* setting: faust fixes it at 1500 ms; see the docstring)")
     return {
         "defaults": asdict(default),
         "recommended": {**asdict(chosen.knobs), "label": chosen.knobs.label()},
@@ -657,7 +638,7 @@ def main() -> None:
     parser.add_argument("--batch-max-values", type=int, nargs="*", default=None)
     parser.add_argument("--batch-wait-values", type=int, nargs="*", default=None)
     parser.add_argument("--fetch-wait-values", type=int, nargs="*", default=None,
-                        help="worker consumer fetch waits to try (ms); a what-if: not a DEID_* setting")
+                        help="DEID_CONSUMER_FETCH_WAIT_MS values to try (ms)")
     parser.add_argument("--fractions", type=float, nargs="+", default=None)
     parser.add_argument("--point-s", type=float, default=None, help="seconds of sending per phase-B point")
     parser.add_argument("--burst", type=int, nargs=2, default=None, metavar=("ONE", "TWO"),

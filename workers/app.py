@@ -32,6 +32,7 @@ from workers.runner import BatchRunner, RetryPolicy
 from workers.security import aiokafka_client_options, faust_broker_options
 from workers.settings import WorkerSettings
 from workers.state import WorkerState
+from workers.transport import DeidApp
 
 
 class TopicPublisher:
@@ -73,8 +74,9 @@ def create_app(
     install_payload_redaction()
     if settings.data_dir:
         Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
-    app = faust.App(
+    app = DeidApp(
         settings.app_id,
+        fetch_wait_ms=settings.consumer_fetch_wait_ms,
         **faust_broker_options(settings),
         store="memory://",
         key_serializer="raw",

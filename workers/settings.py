@@ -38,6 +38,10 @@ class WorkerSettings(BaseSettings):
     )
     batch_max: int = Field(default=32, ge=1, description="notes per pipeline run (one tagger call)")
     batch_wait_ms: int = Field(default=200, ge=1, description="longest wait to fill a batch")
+    consumer_fetch_wait_ms: int | None = Field(
+        default=None, ge=1, le=60_000,
+        description="longest time the broker may hold an empty fetch (unset: faust's 1500 ms; see workers/transport.py)",
+    )  # fmt: skip
     retry_backoff_ms: int = Field(default=500, ge=1, description="first pause when a dependency is down")
     retry_backoff_max_ms: int = Field(default=10_000, ge=1)
     health_interval_ms: int = Field(default=2_000, ge=100, description="how often the broker, tagger and store are probed")
