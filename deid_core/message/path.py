@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 
 from deid_core.message.actions import MessageContext, reference_date, structured_value
@@ -135,25 +135,33 @@ class MessagePipeline:
                     slots.append(seen[leaf.value])
             plans.append(_Plan(message, header, ref, decisions, slots))
         spans = await self.detection.detect_batch(texts)
-        out: list[MessageResult | EventParseError] = []
-        for plan in plans:
-            if isinstance(plan, EventParseError):
-                out.append(plan)
-                continue
-            mine = [(texts[i], spans[i]) for i in plan.text_slots]
-            try:
-                out.append(await self._finish(plan, mine))
-            except EventParseError as exc:
-                out.append(exc)
-        return out
+        # The messages of a batch are finished side by side: their store calls share round trips.
+        return list(await asyncio.gather(*(
+            _refused(plan) if isinstance(plan, EventParseError)
+            else self._finish_or_refuse(plan, [(texts[i], spans[i]) for i in plan.text_slots])
+            for plan in plans
+        )))  # fmt: skip
+
+    async def _finish_or_refuse(
+        self, plan: _Plan, detected: list[tuple[EnrichedNote, list[Span]]]
+    ) -> MessageResult | EventParseError:
+        try:
+            return await self._finish(plan, detected)
+        except EventParseError as exc:
+            return exc
 
     async def _finish(self, plan: _Plan, detected: list[tuple[EnrichedNote, list[Span]]]) -> MessageResult:
         message, header = plan.message, plan.header
         scope = f"patient:{header.patient_id}" if header is not None else f"note:{plan.ref}"
+        # The store calls of a message run side by side (the store sends those of one moment together).
+        offset_days, pseudonym = await asyncio.gather(
+            self.surrogator.date_offset_days(scope),
+            self.surrogator.pseudonym(header.patient_id) if header is not None else _none(),
+        )
         ctx = MessageContext(
             scope=scope,
             patient_id=header.patient_id if header is not None else None,
-            offset_days=await self.surrogator.date_offset_days(scope),
+            offset_days=offset_days,
             reference_date=reference_date([leaf for leaf, _ in plan.decisions]),
         )
         # A text repeated in the message shares one slot of the batch: replace its spans once.
@@ -171,20 +179,29 @@ class MessagePipeline:
         )
         scanned = iter(text for text, _ in replaced[note_count:])
         counts: Counter[str] = Counter()
-        values: list[str | None] = []
-        # The same value under the same action and type comes out the same within a message: look it up once.
-        memo: dict[tuple[object, ...], str | None] = {}
+        # The same value under the same action and type comes out the same within a message: computed once.
+        keys: list[tuple[object, ...]] = []
+        pending: dict[tuple[object, ...], Awaitable[str | None]] = {}
         for leaf, action in plan.decisions:
             text = next(scanned) if _scanned(leaf, action) else leaf.value
             key = (action, leaf.kind, leaf.phi_type, leaf.datatype, leaf.role, leaf.binary, leaf.value, text)
-            if key not in memo:
-                memo[key] = await structured_value(leaf, action, ctx, self.policy, self.surrogator, self.pseudonym_key, text)
-            values.append(memo[key])
+            if key not in pending:
+                pending[key] = structured_value(leaf, action, ctx, self.policy, self.surrogator, self.pseudonym_key, text)
+            keys.append(key)
             counts[action.value] += 1
+        memo = dict(zip(pending, await asyncio.gather(*pending.values()), strict=True))
+        values = [memo[key] for key in keys]
         # Decide only after every value is known: a store failure above leaves the message untouched.
         for (leaf, _), value in zip(plan.decisions, values, strict=True):
             leaf.decide(value)
         output = message.render([n.text for n in notes])
-        pseudonym = await self.surrogator.pseudonym(header.patient_id) if header is not None else None
         notes = tuple(DeidentifiedNote(n.note_id, n.text, n.spans, pseudonym) for n in notes)
         return MessageResult(output, notes, plan.ref, pseudonym, counts)
+
+
+async def _none() -> None:
+    return None
+
+
+async def _refused(error: EventParseError) -> EventParseError:
+    return error

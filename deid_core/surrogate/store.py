@@ -22,16 +22,20 @@ an operator find and drop the entries of a retired version (``SCAN`` + ``GET``),
 with ``ttl_s``.
 
 First writer wins: whichever call arrives first stores its candidate; every later call (on any worker)
-gets that stored value back. Redis does each call in one round trip with a Lua script run by
-``EVALSHA`` (redis-py falls back to ``EVAL`` when the server has not cached it yet), so a settle is
-atomic across all the keys of the ring. The entries of one value live under unrelated names, so this
+gets that stored value back. Redis runs each settle as one Lua script (``EVALSHA``), so a settle is
+atomic across all the keys of the ring. The settles a note's spans start together (the Surrogator
+gathers them) are sent together: ``RedisMappingStore`` queues the calls of one turn of the event loop
+and sends them as one pipeline, one round trip instead of one per value (a note has about a hundred);
+each script in it is still atomic on its own, so the semantics are those of separate calls. The entries of one value live under unrelated names, so this
 needs a single Redis (or a primary with replicas), not Redis Cluster.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from redis.asyncio import BlockingConnectionPool, Redis
@@ -148,12 +152,25 @@ return payload
 """
 
 
+@dataclass(frozen=True, slots=True)
+class _QueuedSettle:
+    names: list[str]
+    args: list[object]
+    result: asyncio.Future[str]
+
+
+# Event-loop turns a flush waits for more settles to queue: nested gathers (a name's pieces inside a
+# note's spans) start theirs a turn or two after the first.
+_COALESCE_TURNS = 2
+_MAX_PIPELINE = 1024
+
+
 class RedisMappingStore:
     """A shared store in Redis (redis-py asyncio) for many workers.
 
     Concurrency is bounded by a ``BlockingConnectionPool``: callers beyond ``max_connections`` wait
     for a free connection instead of opening more (redis-py's default pool would allow 100 and then
-    fail).
+    fail). Settles started in the same few turns of the event loop share one pipelined round trip.
     """
 
     def __init__(
@@ -166,6 +183,8 @@ class RedisMappingStore:
         self._prefix = key_prefix
         self._ttl = ttl_s or 0
         self._settle_script = client.register_script(_SETTLE_LUA)
+        self._queue: list[_QueuedSettle] = []
+        self._flushes: set[asyncio.Task[None]] = set()
 
     @classmethod
     def from_url(
@@ -231,12 +250,49 @@ class RedisMappingStore:
     async def settle(self, scope: str, keys: Sequence[VersionedKey], candidate: str) -> str:
         _check_keys(keys)
         names = [self.redis_key(scope, key) for key, _ in keys]
+        loop = asyncio.get_running_loop()
+        queued = _QueuedSettle(names, [self._ttl, candidate, *(v for _, v in keys)], loop.create_future())
+        self._queue.append(queued)
+        if len(self._queue) == 1:
+            # The first of a turn's settles starts the flush that sends them all.
+            task = loop.create_task(self._flush())
+            self._flushes.add(task)
+            task.add_done_callback(self._flushes.discard)
+        return await queued.result
+
+    async def _flush(self) -> None:
+        for _ in range(_COALESCE_TURNS):
+            await asyncio.sleep(0)
+        batch, self._queue = self._queue, []
+        for start in range(0, len(batch), _MAX_PIPELINE):
+            await self._send([q for q in batch[start : start + _MAX_PIPELINE] if not q.result.done()])
+
+    async def _send(self, batch: Sequence[_QueuedSettle]) -> None:
+        if not batch:
+            return
         try:
-            value = await self._settle_script(keys=names, args=[self._ttl, candidate, *(v for _, v in keys)])
+            async with self._client.pipeline(transaction=False) as pipe:
+                for q in batch:
+                    await self._settle_script(keys=q.names, args=q.args, client=pipe)
+                values = await pipe.execute(raise_on_error=False)
         except (RedisError, OSError) as exc:  # redis-py's ConnectionError/TimeoutError are RedisErrors
-            raise StoreUnavailable(type(exc).__name__) from None
-        return str(value)
+            values = [exc] * len(batch)
+        except BaseException as exc:  # cancelled: no caller may wait forever
+            for q in batch:
+                if not q.result.done():
+                    q.result.set_exception(StoreUnavailable(type(exc).__name__))
+            raise
+        for q, value in zip(batch, values, strict=True):
+            if q.result.done():
+                continue  # its caller was cancelled
+            if isinstance(value, BaseException):
+                # The error type only: a script error's message could quote arguments.
+                q.result.set_exception(StoreUnavailable(type(value).__name__))
+            else:
+                q.result.set_result(str(value))
 
     async def close(self) -> None:
+        if self._flushes:
+            await asyncio.gather(*self._flushes, return_exceptions=True)
         await self._client.aclose()
         await self._pool.aclose()
