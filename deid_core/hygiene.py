@@ -11,7 +11,11 @@ Invariants after ``SpanHygiene.clean``:
   dropped when they cannot be PHI: a person or place that is only lower-case ordinary words
   (``mother-in-<law>``, ``stimulator``), a person that is one capitalised ordinary word no name list
   knows (``Management``, ``Guidelines``), a numeric day/month that a score or measure cue surrounds
-  (``pain 6/10``).
+  (``pain 6/10``), a user name that is an ordinary word and no first name (``photos``; ``fjohnson`` is a
+  handle, ``chuck`` may be a person), an amount of money (``$85``), or text that is not one run of
+  letters, digits and ``_ . - @`` and whose parts are all ordinary words or abbreviations (``payer UM``).
+  The tagger's user names often take a neighbour in (``courier Denny``, ``nia (9``): such a span is kept
+  when one of its parts has a digit or is not an ordinary word.
 
 Spans of the header, the rules and the lexicon are never dropped: they are validated evidence.
 """
@@ -42,6 +46,10 @@ _SPREADING = frozenset({
 _LETTERS = re.compile(r"[^\W\d_]{3,}")
 _WORD_RUN = re.compile(r"(?<![\w'’])\w+")
 _LEXICON = "lexicon"
+# What a login or social handle is made of; anything else (a space, "$", "(") means it is prose.
+_HANDLE = re.compile(r"[\w.@\-]+")
+_LETTERS_ONLY = re.compile(r"[^\W\d_]+")
+_MONEY = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?")
 _PROPAGATED_SCORE = 0.5
 
 
@@ -90,7 +98,9 @@ class SpanHygiene:
         words = re.findall(r"[^\W\d_]+", value)
         category = TAXONOMY[span.type].category
         lex = self.lexicons
-        if category in {PhiCategory.NAME, PhiCategory.LOCATION} and words and span.type is not PhiType.USERNAME:
+        if span.type is PhiType.USERNAME:
+            return self._not_a_handle(value)
+        if category in {PhiCategory.NAME, PhiCategory.LOCATION} and words:
             lowercase_words = all(w.islower() and lex.is_word(w) for w in words)
             if lowercase_words and _in_compound(text, span):
                 return True  # "mother-in-<law>"
@@ -103,6 +113,16 @@ class SpanHygiene:
                 return True  # "6/10": a score out of ten unless a date cue says otherwise
             return preceded_by(text, span.start, NOT_DATE_BEFORE) or next_word(text, span.end) in NOT_DATE_AFTER
         return False
+
+    def _not_a_handle(self, value: str) -> bool:
+        if _HANDLE.fullmatch(value):
+            # A first name in a lower-case note ("handed off to chuck") is a person the tagger mistyped.
+            low = value.lower()
+            return bool(_LETTERS_ONLY.fullmatch(value)) and self.lexicons.is_word(low) and low not in self.lexicons.first_names
+        if _MONEY.fullmatch(value):
+            return True
+        parts = _HANDLE.findall(value)
+        return all(_LETTERS_ONLY.fullmatch(p) and (self.lexicons.is_word(p) or _abbreviation(p)) for p in parts)
 
     def _whole_name(self, text: str, span: Span) -> Span:
         start, end = span.start, span.end
@@ -125,6 +145,11 @@ class SpanHygiene:
     def _first_name_like(self, word: str) -> bool:
         low = word.lower()
         return low in self.lexicons.first_names and not self.lexicons.is_word(low) and low not in self.lexicons.cues["not_names"]
+
+
+def _abbreviation(word: str) -> bool:
+    """An initialism or a side (``UM``, ``GFR``, ``R``): upper case, four letters at most."""
+    return word.isupper() and len(word) <= 4
 
 
 def _in_compound(text: str, span: Span) -> bool:

@@ -229,3 +229,26 @@ def test_names_and_short_stems_are_not_inflections(word: str) -> None:
     # "bed" is a word in its own right, not "b" + "ed": stems shorter than three letters are not tried.
     lex = load_lexicons()
     assert lex.is_word(word) == (word.lower() in lex.common_words)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "kept"),
+    [
+        ("Portal messages come from kbrannigan42 most nights.", "kbrannigan42", True),
+        ("Signed in as tvoss under the clinic account.", "tvoss", True),
+        ("Her forum handle is moth_and_ember.", "moth_and_ember", True),
+        ("Chart from the night shift: passed care to chuck at 1900.", "chuck", True),  # a first name, lower case
+        ("Brought in by neighbour Osgood (8) and his mother.", "Osgood (8", True),  # a name and an age inside
+        ("Bicarbonate 14, serum osmolality 310 today.", "serum osmolality 310", True),  # a number: could be PHI
+        ("Fundus photographs attached; slides to follow.", "slides", False),
+        ("She keeps a journal by the bed.", "journal", False),
+        ("Deductible is $250 this year.", "$250", False),
+        ("Copy sent to billing UR today.", "billing UR", False),
+    ],
+)
+def test_hygiene_keeps_tagger_user_names_only_when_handle_shaped(text: str, value: str, kept: bool) -> None:
+    start = text.index(value)
+    span = _span(start, start + len(value), PhiType.USERNAME)
+    assert build_hygiene().clean(text, [span]) == ([span] if kept else [])
+    evidence = _span(start, start + len(value), PhiType.USERNAME, source="rules")
+    assert build_hygiene().clean(text, [evidence]) == [evidence]
