@@ -3,9 +3,15 @@
 Builds the processor exactly as a worker does (``workers.compose.build_processor``: rules + header +
 in-process tagger, memory store) and times ``process_batch`` over batches of 32 messages: HL7 ORU and
 MDM (the bundled samples, each copied with its own message and patient id), HL7 ADT (demographics
-events) and FHIR Bundles (the bundled sample Bundle, ids varied). Prints figures; asserts nothing.
+events), FHIR Bundles (the bundled sample Bundle, ids varied) and JSON note envelopes (held-out
+synthetic notes, as the stream sweep sends them). Prints figures; asserts nothing.
 
-    .venv/bin/python bench/message_throughput.py [--copies 64]
+The worker's settings come from the environment as in a worker: ``DEID_STORE=redis://...`` and
+``DEID_TRITON_URL=host:port`` measure the path with the real store and Triton (for example the
+services of ``scripts/services.sh start redis triton``); unset, the memory store and the in-process tagger.
+``--batch 1`` gives the cost of a batch of one message, the fixed part of the stream's latency.
+
+    .venv/bin/python bench/message_throughput.py [--copies 64] [--batch 32]
     .venv/bin/python bench/message_throughput.py --compare a57cd55   # the same bench on another commit too
 
 With ``--compare REV`` the script also runs itself, unchanged, on a temporary ``git worktree`` of REV
@@ -59,10 +65,20 @@ def workloads(copies: int) -> dict[str, list[bytes]]:
         "hl7 MDM": hl7_copies("MDM-T02-02.hl7", copies) + hl7_copies("MDM-T02-03.hl7", copies),
         "hl7 ADT": hl7_copies("ADT-A01-01.hl7", copies),
         "fhir Bundle": fhir_copies(copies),
+        "json note": json_notes(copies),
     }
 
 
-async def measure(copies: int) -> dict[str, dict[str, float]]:
+def json_notes(copies: int) -> list[bytes]:
+    from deid_tools.corpus import generate_notes
+
+    return [
+        json.dumps({"id": f"bench-note-{i:06d}", "text": g.text, "patient": g.patient.model_dump(mode="json")}).encode()
+        for i, g in enumerate(generate_notes("test", copies, seed=7))
+    ]
+
+
+async def measure(copies: int, batch: int = BATCH) -> dict[str, dict[str, float]]:
     from workers.compose import build_processor
     from workers.processor import InMemoryDemographics, InputEvent, TopicNames
     from workers.settings import WorkerSettings
@@ -75,8 +91,8 @@ async def measure(copies: int) -> dict[str, dict[str, float]]:
         events = [InputEvent(v, "in", 0, i) for i, v in enumerate(values)]
         started = time.perf_counter()
         published = dead = 0
-        for i in range(0, len(events), BATCH):
-            _, stats = await processor.process_batch(events[i : i + BATCH])
+        for i in range(0, len(events), batch):
+            _, stats = await processor.process_batch(events[i : i + batch])
             published += stats.messages + stats.demographics
             dead += stats.dead_letters
         elapsed = time.perf_counter() - started
@@ -97,14 +113,14 @@ def _print(label: str, results: dict[str, dict[str, float]]) -> None:
         )
 
 
-def _run_other(rev: str, copies: int) -> dict[str, dict[str, float]]:
+def _run_other(rev: str, copies: int, batch: int) -> dict[str, dict[str, float]]:
     with tempfile.TemporaryDirectory(prefix="deid-bench-") as tmp:
         tree = Path(tmp) / "tree"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), rev], check=True, capture_output=True)
         try:
             env = {**os.environ, "PYTHONPATH": str(tree)}
             out = subprocess.run(
-                [sys.executable, str(Path(__file__).resolve()), "--copies", str(copies), "--json"],
+                [sys.executable, str(Path(__file__).resolve()), "--copies", str(copies), "--batch", str(batch), "--json"],
                 cwd=tree, env=env, check=True, capture_output=True, text=True,
             )
             return json.loads(out.stdout.strip().splitlines()[-1])
@@ -115,12 +131,13 @@ def _run_other(rev: str, copies: int) -> dict[str, dict[str, float]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--copies", type=int, default=64, help="messages per workload (default: %(default)s)")
+    parser.add_argument("--batch", type=int, default=BATCH, help="messages per process_batch call (default: %(default)s)")
     parser.add_argument("--compare", metavar="REV", help="also run on this git revision and print ratios")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     os.environ.setdefault("DEID_LOG_LEVEL", "warning")
-    before = _run_other(args.compare, args.copies) if args.compare else None
-    after = asyncio.run(measure(args.copies))
+    before = _run_other(args.compare, args.copies, args.batch) if args.compare else None
+    after = asyncio.run(measure(args.copies, args.batch))
     if args.json:
         print(json.dumps(after))
         return 0

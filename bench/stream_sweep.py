@@ -652,7 +652,7 @@ def main() -> None:
     if args.batch_max_values is None:
         args.batch_max_values = [] if quick else [8, 64]
     if args.batch_wait_values is None:
-        args.batch_wait_values = [50] if quick else [25, 50, 100]
+        args.batch_wait_values = [50] if quick else [10, 25, 50]
     if args.fetch_wait_values is None:
         args.fetch_wait_values = [] if quick else [100, 500]
     burst = args.burst or ((12, 16) if quick else (400, 500))
