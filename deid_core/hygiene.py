@@ -15,7 +15,10 @@ Invariants after ``SpanHygiene.clean``:
   handle, ``chuck`` may be a person), an amount of money (``$85``), or text that is not one run of
   letters, digits and ``_ . - @`` and whose parts are all ordinary words or abbreviations (``payer UM``).
   The tagger's user names often take a neighbour in (``courier Denny``, ``nia (9``): such a span is kept
-  when one of its parts has a digit or is not an ordinary word.
+  when one of its parts has a digit or is not an ordinary word. An occupation whose last word is not
+  an occupation's head noun (``quiet``, ``scallop``, ``a few``): a job is named by a listed head
+  (``chef``, ``clerk``) or an agent noun (``-er``, ``-or``, ``-ist``, ``-ian``, ``-ant``, ``-man``...);
+  one with a name or a firm's ending in it (``works at patterson llc``) is kept.
 
 Spans of the header, the rules and the lexicon are never dropped: they are validated evidence.
 """
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
@@ -49,6 +52,9 @@ _LEXICON = "lexicon"
 # What a login or social handle is made of; anything else (a space, "$", "(") means it is prose.
 _HANDLE = re.compile(r"[\w.@\-]+")
 _LETTERS_ONLY = re.compile(r"[^\W\d_]+")
+# Endings of agent nouns, the words jobs are named by ("dispatcher", "operator", "florist", "technician",
+# "attendant", "lineman", "auctioneer", "trainee", "midwife"); checked on the last word of a profession.
+_AGENT_ENDINGS = ("er", "or", "ist", "ian", "ant", "ent", "man", "men", "eer", "ee", "wife", "smith", "wright")
 _MONEY = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?")
 _PROPAGATED_SCORE = 0.5
 
@@ -56,6 +62,11 @@ _PROPAGATED_SCORE = 0.5
 @dataclass(frozen=True, slots=True)
 class SpanHygiene:
     lexicons: Lexicons
+    _profession_heads: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # The last words of the listed occupations ("clerk" of "shipping clerk"), built once.
+        object.__setattr__(self, "_profession_heads", frozenset(p.split()[-1] for p in self.lexicons.professions))
 
     def clean(self, text: str, spans: Sequence[Span]) -> list[Span]:
         out: list[Span] = []
@@ -100,6 +111,8 @@ class SpanHygiene:
         lex = self.lexicons
         if span.type is PhiType.USERNAME:
             return self._not_a_handle(value)
+        if span.type is PhiType.PROFESSION:
+            return not words or not (self._job_head(words[-1]) or any(self._name_or_firm(w) for w in words))
         if category in {PhiCategory.NAME, PhiCategory.LOCATION} and words:
             lowercase_words = all(w.islower() and lex.is_word(w) for w in words)
             if lowercase_words and _in_compound(text, span):
@@ -113,6 +126,18 @@ class SpanHygiene:
                 return True  # "6/10": a score out of ten unless a date cue says otherwise
             return preceded_by(text, span.start, NOT_DATE_BEFORE) or next_word(text, span.end) in NOT_DATE_AFTER
         return False
+
+    def _job_head(self, word: str) -> bool:
+        low = word.lower()
+        singular = low[:-1] if low.endswith("s") else low  # "welders", "bus drivers"
+        return any(w in self._profession_heads or w.endswith(_AGENT_ENDINGS) for w in (low, singular))
+
+    def _name_or_firm(self, word: str) -> bool:
+        """A word that makes a mistyped span worth keeping: a name that is no ordinary word (``Patterson``)
+        or a firm's ending (``LLC``); the tagger reads a lower-case employer as an occupation."""
+        low = word.lower()
+        lex = self.lexicons
+        return (lex.is_name(low) and not lex.is_word(low)) or low in lex.cues["organization_heads"]
 
     def _not_a_handle(self, value: str) -> bool:
         if _HANDLE.fullmatch(value):

@@ -252,3 +252,23 @@ def test_hygiene_keeps_tagger_user_names_only_when_handle_shaped(text: str, valu
     assert build_hygiene().clean(text, [span]) == ([span] if kept else [])
     evidence = _span(start, start + len(value), PhiType.USERNAME, source="rules")
     assert build_hygiene().clean(text, [evidence]) == [evidence]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "kept"),
+    [
+        ("Her brother is a glassblower in Maine.", "glassblower", True),  # an agent noun
+        ("He retired as a tugboat pilot last year.", "tugboat pilot", True),  # a listed occupation's head
+        ("Works nights as a cargo dispatcher.", "cargo dispatcher", True),
+        ("Her son works at hollister llc downtown.", "hollister llc", True),  # a firm the tagger mistyped
+        ("Describes him as a gentle, curious boy.", "gentle", False),
+        ("She will stay a couple of weeks.", "couple", False),
+        ("A kayak paddle struck his shin.", "kayak", False),
+    ],
+)
+def test_hygiene_keeps_tagger_professions_only_with_a_job_head(text: str, value: str, kept: bool) -> None:
+    start = text.index(value)
+    span = _span(start, start + len(value), PhiType.PROFESSION)
+    assert build_hygiene().clean(text, [span]) == ([span] if kept else [])
+    evidence = _span(start, start + len(value), PhiType.PROFESSION, source="lexicon")
+    assert build_hygiene().clean(text, [evidence]) == [evidence]
