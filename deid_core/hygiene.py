@@ -11,7 +11,8 @@ Invariants after ``SpanHygiene.clean``:
   dropped when they cannot be PHI: a person or place that is only lower-case ordinary words
   (``mother-in-<law>``, ``stimulator``), a person that is one capitalised ordinary word no name list
   knows (``Management``, ``Guidelines``), a numeric day/month that a score or measure cue surrounds
-  (``pain 6/10``), a user name that is an ordinary word and no first name (``photos``; ``fjohnson`` is a
+  (``pain 6/10``), a person or place that is one language name and follows no title (``speaks Arabic``,
+  ``prayed in Polish``; not ``Mr. English``), a user name that is an ordinary word and no first name (``photos``; ``fjohnson`` is a
   handle, ``chuck`` may be a person), an amount of money (``$85``), or text that is not one run of
   letters, digits and ``_ . - @`` and whose parts are all ordinary words or abbreviations (``payer UM``).
   The tagger's user names often take a neighbour in (``courier Denny``, ``nia (9``): such a span is kept
@@ -121,6 +122,8 @@ class SpanHygiene:
                 return True  # "stimulator"; not "jack hooper" (a flowsheet) nor "-- no" (initials)
             if span.type in _PERSON and len(words) == 1 and lex.is_word(words[0]) and not lex.is_name(words[0]):
                 return True
+            if len(words) == 1 and words[0].lower() in lex.cues["languages"]:
+                return not preceded_by(text, span.start, lex.cues["titles"], hops=0)  # "speaks Arabic"; "Mr. English"
         if span.type is PhiType.DATE and _NUMERIC_DAY_MONTH.fullmatch(value):
             if value.endswith("/10") and not preceded_by(text, span.start, DATE_CUES, hops=0) and not line_start(text, span.start):
                 return True  # "6/10": a score out of ten unless a date cue says otherwise

@@ -272,3 +272,22 @@ def test_hygiene_keeps_tagger_professions_only_with_a_job_head(text: str, value:
     assert build_hygiene().clean(text, [span]) == ([span] if kept else [])
     evidence = _span(start, start + len(value), PhiType.PROFESSION, source="lexicon")
     assert build_hygiene().clean(text, [evidence]) == [evidence]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "kept"),
+    [
+        ("Her father speaks Tagalog at home.", "Tagalog", False),
+        ("The rosary was said in Portuguese.", "Portuguese", False),
+        ("Seen with Mrs. French at the bedside.", "French", True),  # a title makes it a surname
+    ],
+)
+def test_hygiene_drops_tagger_languages_taken_for_people(text: str, value: str, kept: bool) -> None:
+    start = text.index(value)
+    span = _span(start, start + len(value), PhiType.PATIENT)
+    assert build_hygiene().clean(text, [span]) == ([span] if kept else [])
+
+
+def test_a_naming_cue_before_a_language_is_no_name(lexicon) -> None:
+    assert words(lexicon, "He prefers Vietnamese for consent discussions.") == set()
+    assert "Teddy" in words(lexicon, "He prefers to be called Teddy.")

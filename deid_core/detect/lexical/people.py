@@ -69,6 +69,7 @@ class PeopleDetector:
         self._cue_words = frozenset(self._cues) | {f"{k}'s" for k in self._cues} | {f"{k}’s" for k in self._cues}
         self._function = cues["function_words"]
         self._not_names = cues["not_names"]
+        self._languages = cues["languages"]
         self._eponym_heads = cues["eponym_heads"]
         self._eponyms = cues["eponyms"]
 
@@ -182,8 +183,8 @@ class PeopleDetector:
     def _cued_first(self, tok: Token, kind: str) -> bool:
         lex = self._lex
         low = _bare(tok).lower()
-        if low in self._function or low in self._not_names or len(low) < 2:
-            return False
+        if low in self._function or low in self._not_names or low in self._languages or len(low) < 2:
+            return False  # "prefers Spanish": a naming cue before a language
         if len(low) <= 3 and low not in lex.first_names:  # "Psh", "Dc": shorthand, not a name
             return False
         if kind == "weak":
