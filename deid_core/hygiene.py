@@ -9,8 +9,9 @@ Invariants after ``SpanHygiene.clean``:
   the surname behind.
 * **No statistical look-alikes.** Spans of the tagger (the only detector that guesses from shape) are
   dropped when they cannot be PHI: a person or place that is only lower-case ordinary words
-  (``mother-in-<law>``, ``stimulator``), a person that is one capitalised ordinary word no name list
-  knows (``Management``, ``Guidelines``), a numeric day/month that a score or measure cue surrounds
+  (``mother-in-<law>``, ``stimulator``), a person that is capitalised ordinary words no name list knows
+  and initials (``Management``, ``UNKNOWN, UNKNOWN``, ``M Facility``), a person that is one function word
+  or a credential after a comma and follows no title (``Husband works``, ``MDiv, BCC``), a numeric day/month that a score or measure cue surrounds
   (``pain 6/10``), a person or place that is one language name and follows no title (``speaks Arabic``,
   ``prayed in Polish``; not ``Mr. English``), a user name that is an ordinary word and no first name (``photos``; ``fjohnson`` is a
   handle, ``chuck`` may be a person), an amount of money (``$85``), or text that is not one run of
@@ -120,7 +121,9 @@ class SpanHygiene:
                 return True  # "mother-in-<law>"
             if lowercase_words and not any(lex.is_name(w) or len(w) < 4 for w in words):
                 return True  # "stimulator"; not "jack hooper" (a flowsheet) nor "-- no" (initials)
-            if span.type in _PERSON and len(words) == 1 and lex.is_word(words[0]) and not lex.is_name(words[0]):
+            if span.type in _PERSON and self._no_name_words(words):
+                return True  # "Guidelines", "UNKNOWN, UNKNOWN", "M      Facility" (a sex, then a heading)
+            if span.type in _PERSON and len(words) == 1 and self._credential_or_function_word(text, span.start, words[0]):
                 return True
             if len(words) == 1 and words[0].lower() in lex.cues["languages"]:
                 return not preceded_by(text, span.start, lex.cues["titles"], hops=0)  # "speaks Arabic"; "Mr. English"
@@ -129,6 +132,21 @@ class SpanHygiene:
                 return True  # "6/10": a score out of ten unless a date cue says otherwise
             return preceded_by(text, span.start, NOT_DATE_BEFORE) or next_word(text, span.end) in NOT_DATE_AFTER
         return False
+
+    def _credential_or_function_word(self, text: str, start: int, word: str) -> bool:
+        """``Husband works``; ``MDiv, BCC`` (a never-a-name word in a signature's comma list). A word of
+        ``not_names`` elsewhere may be a mistyped payer (``Medicaid``) or sign-off initials (``-- np``)."""
+        low = word.lower()
+        cues = self.lexicons.cues
+        if preceded_by(text, start, cues["titles"], hops=0):
+            return False
+        return low in cues["function_words"] or (low in cues["not_names"] and text[:start].rstrip().endswith(","))
+
+    def _no_name_words(self, words: list[str]) -> bool:
+        """Ordinary words no name list knows, and single letters, with at least one such word."""
+        lex = self.lexicons
+        ordinary = [w for w in words if len(w) > 1]
+        return bool(ordinary) and all(lex.is_word(w) and not lex.is_name(w) for w in ordinary)
 
     def _job_head(self, word: str) -> bool:
         low = word.lower()

@@ -291,3 +291,22 @@ def test_hygiene_drops_tagger_languages_taken_for_people(text: str, value: str, 
 def test_a_naming_cue_before_a_language_is_no_name(lexicon) -> None:
     assert words(lexicon, "He prefers Vietnamese for consent discussions.") == set()
     assert "Teddy" in words(lexicon, "He prefers to be called Teddy.")
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "type_", "kept"),
+    [
+        ("Arrived as: UNKNOWN, UNKNOWN per registration.", "UNKNOWN, UNKNOWN", PhiType.PATIENT, False),
+        ("58 yo F      Clinic # 44-1802", "F      Clinic", PhiType.PATIENT, False),
+        ("Her wife Constance drove her in.", "Constance", PhiType.PATIENT, True),
+        ("Wife drives her to every visit.", "Wife", PhiType.PATIENT, False),
+        ("Signed: Oluwaseun Adebayo, MDiv, BCC, chaplain", "BCC", PhiType.DOCTOR, False),
+        ("Dictated by Dr. Ogunleye.\n-- cnm", "cnm", PhiType.DOCTOR, True),  # sign-off initials, no comma
+        ("Payer: Medicaid, subscriber on file.", "Medicaid", PhiType.PATIENT, True),  # not after a comma
+    ],
+)
+def test_hygiene_drops_tagger_people_without_name_words(text: str, value: str, type_: PhiType, kept: bool) -> None:
+    start = text.index(value)
+    span = _span(start, start + len(value), type_)
+    out = build_hygiene().clean(text, [span])
+    assert bool(out) == kept, out
