@@ -42,6 +42,7 @@ _NEXT_WORD = re.compile(r"[ \t]+([A-Z][\w'’\-]*)")
 _PREV_WORD = re.compile(r"([A-Z][\w'’\-]*)[ \t]+$")
 # Department and specialty words look like surnames to a lexicon (not ordinary English words).
 _NOT_SURNAME_SUFFIX = ("ology", "itis", "ectomy", "otomy", "ostomy", "osis", "emia", "pathy", "scopy", "plasty", "gram", "iatry", "ics")
+_SPECIALTY_SUFFIX = ("ology", "iatry", "ics")
 _PERSON = frozenset({PhiType.PATIENT, PhiType.DOCTOR})
 # Types whose words spread to their other mentions in the note (not streets, usernames or professions:
 # their words are ordinary or their form is the evidence).
@@ -66,9 +67,15 @@ class SpanHygiene:
     lexicons: Lexicons
     _profession_heads: frozenset[str] = field(init=False, repr=False, compare=False)
 
+    _generic_words: frozenset[str] = field(init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
-        # The last words of the listed occupations ("clerk" of "shipping clerk"), built once.
+        # Built once: the last words of the listed occupations ("clerk" of "shipping clerk"), and the
+        # words of facility and organisation heads, ward tails and never-names.
         object.__setattr__(self, "_profession_heads", frozenset(p.split()[-1] for p in self.lexicons.professions))
+        cues = self.lexicons.cues
+        heads = (*cues["facility_heads"], *cues["organization_heads"], *cues["ward_tails"])
+        object.__setattr__(self, "_generic_words", frozenset(w for p in heads for w in p.split()) | cues["not_names"])
 
     def clean(self, text: str, spans: Sequence[Span]) -> list[Span]:
         out: list[Span] = []
@@ -84,7 +91,8 @@ class SpanHygiene:
     def _propagate(self, text: str, spans: list[Span]) -> list[Span]:
         """One sense per note: a name or place word found once (``Ximena`` after ``her daughter``) is
         PHI wherever else the note spells it, in any case (``ximena`` in a flowsheet line). Only words
-        that are not ordinary English words, of three letters or more, spread."""
+        that are not ordinary English words, of three letters or more, spread; not generic words of place
+        names (``rehab``, ``geriatrics``), which name no one place."""
         types: dict[str, PhiType] = {}
         function_words = self.lexicons.cues["function_words"]
         for span in spans:
@@ -92,7 +100,7 @@ class SpanHygiene:
                 continue
             for word in _LETTERS.findall(text, span.start, span.end):
                 low = word.lower()
-                if low not in types and not self.lexicons.is_word(low) and low not in function_words:
+                if low not in types and not self.lexicons.is_word(low) and low not in function_words and not self._generic(low):
                     types[low] = span.type
         if not types:
             return spans
@@ -105,6 +113,11 @@ class SpanHygiene:
             if (found := types.get(m.group().lower())) is not None and not _inside(covered, m.start(), m.end())
         ]
         return spans + extra
+
+    def _generic(self, low: str) -> bool:
+        """A word of a place's name that names no one place: a facility's head (``rehab``, ``hospice``),
+        a specialty (``geriatrics``), a credential (``ATC``)."""
+        return low in self._generic_words or low.endswith(_SPECIALTY_SUFFIX)
 
     def _look_alike(self, text: str, span: Span) -> bool:
         value = text[span.start : span.end]

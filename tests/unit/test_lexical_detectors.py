@@ -310,3 +310,26 @@ def test_hygiene_drops_tagger_people_without_name_words(text: str, value: str, t
     span = _span(start, start + len(value), type_)
     out = build_hygiene().clean(text, [span])
     assert bool(out) == kept, out
+
+
+def test_hygiene_does_not_spread_generic_words_of_place_names() -> None:
+    text = "Referred to Fennimore Rehab today. Outpatient rehab twice weekly; cardiology and geriatrics agree."
+    start = text.index("Fennimore")
+    place = Span(start, start + len("Fennimore Rehab"), PhiType.HOSPITAL, 0.7, frozenset({"lexicon"}), "")
+    specialty = text.index("Geriatrics".lower())
+    dept = Span(specialty, specialty + 10, PhiType.DEPARTMENT, 0.7, frozenset({"lexicon"}), "")
+    out = build_hygiene().clean(text + " Fennimore called.", [place, dept])
+    assert sorted(text[s.start : s.end] for s in out if s.end <= len(text)) == ["Fennimore Rehab", "geriatrics"]
+    assert len(out) == 3  # "Fennimore" spreads to its other mention
+
+
+@pytest.mark.parametrize(
+    ("text", "ward"),
+    [
+        ("Transferred to Hartwell 6 for telemetry.", True),
+        ("Tested on Brackley 3/5 at recall.", False),  # a score
+        ("Hearing aids in. Brackley 3 of 5 words.", False),  # the cue ends the sentence before
+    ],
+)
+def test_wards_need_a_cue_in_the_same_sentence(lexicon, text: str, ward: bool) -> None:
+    assert any(t == "DEPARTMENT" for _, t in found(lexicon, text)) == ward

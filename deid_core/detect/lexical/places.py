@@ -157,8 +157,10 @@ class PlacesDetector:
             tail = toks[i + 2] if i + 2 < len(toks) and view.same_line(i + 1) else None
             if tail is not None and tail.low in self._ward_tails:
                 end = tail.start + len(tail.word)
-            elif i == 0 or toks[i - 1].low not in _WARD_CUES or (tail is not None and tail.low in _DOSE_WORDS):
-                continue
+            elif i == 0 or toks[i - 1].low not in _WARD_CUES or view.sentence_start(i) or (tail is not None and tail.low in _DOSE_WORDS):
+                continue  # the cue must be in the same sentence: "aids in. Mini-Cog 1" is a test
+            if tail is not None and tail.text == "/" and view.gap(i + 1) == "":
+                continue  # "Kettering 4/5": a score, not a unit number
             yield name.start, end, PhiType.DEPARTMENT, "lexicon=ward"
 
     def _gazetteer(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, str]]:
