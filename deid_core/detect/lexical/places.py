@@ -159,7 +159,7 @@ class PlacesDetector:
                 end = tail.start + len(tail.word)
             elif i == 0 or toks[i - 1].low not in _WARD_CUES or view.sentence_start(i) or (tail is not None and tail.low in _DOSE_WORDS):
                 continue  # the cue must be in the same sentence: "aids in. Mini-Cog 1" is a test
-            if tail is not None and tail.text == "/" and view.gap(i + 1) == "":
+            if i + 2 < len(toks) and toks[i + 2].text == "/" and view.gap(i + 1) == "":
                 continue  # "Kettering 4/5": a score, not a unit number
             yield name.start, end, PhiType.DEPARTMENT, "lexicon=ward"
 
