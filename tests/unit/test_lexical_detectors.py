@@ -333,3 +333,19 @@ def test_hygiene_does_not_spread_generic_words_of_place_names() -> None:
 )
 def test_wards_need_a_cue_in_the_same_sentence(lexicon, text: str, ward: bool) -> None:
     assert any(t == "DEPARTMENT" for _, t in found(lexicon, text)) == ward
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("0900 dr okafor at bedside, plan unchanged.", "okafor"),
+        ("dressing changed. rn nakamura aware.", "nakamura"),
+    ],
+)
+def test_lower_case_charts_name_staff_by_surname(lexicon, text: str, name: str) -> None:
+    assert name in words(lexicon, text)
+
+
+@pytest.mark.parametrize("text", ["pt asked about dr appt next week.", "will call dr office tomorrow.", "rn aware of plan."])
+def test_lower_case_staff_cues_before_ordinary_words_are_no_names(lexicon, text: str) -> None:
+    assert words(lexicon, text) == set()

@@ -123,10 +123,16 @@ class PeopleDetector:
         if low in self._function or low in self._cues or (low in self._not_names and low not in self._eponyms) or len(low) < 2:
             return None
         # "MR. SMITH" in an all-caps note; "moderate MR. Started on heparin" is mitral regurgitation.
-        if not (name.is_caps if title.is_caps else (name.is_title or name.is_caps)):
+        if not (name.is_caps if title.is_caps else (name.is_title or name.is_caps)) and not self._lower_doctor(title, name):
             return None
         doctor = title.low in _DOCTOR_TITLES
         return name.start, self._extend(view, k), PhiType.DOCTOR if doctor else PhiType.PATIENT, _CUE_SCORE, "cue=title"
+
+    def _lower_doctor(self, title: Token, name: Token) -> bool:
+        """``dr abernathy rounded``: a lower-case chart writes a doctor's name in lower case too; only a
+        known name that is no ordinary word counts (not ``dr appt``, ``dr visit``)."""
+        low = _bare(name).lower()
+        return title.is_lower and name.is_lower and title.low in _DOCTOR_TITLES and self._lex.is_name(low) and not self._lex.is_word(low)
 
     def _lexical(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, float, str]]:
         toks = view.tokens
@@ -192,7 +198,9 @@ class PeopleDetector:
         if tok.is_title:
             return lex.is_name(low) or not lex.is_word(low)
         if tok.is_lower or tok.is_caps:
-            return low in lex.first_names and not lex.is_word(low)
+            # A lower-case chart names staff by surname too ("dr abernathy rounded", "pa kwon").
+            surname = kind == "staff" and tok.is_lower and low in lex.surnames
+            return (low in lex.first_names or surname) and not lex.is_word(low)
         return False
 
     def _surname_like(self, tok: Token) -> bool:
