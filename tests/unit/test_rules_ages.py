@@ -91,3 +91,18 @@ def test_age_look_alikes_not_tagged(text: str) -> None:
 )
 def test_age_value(text: str, value: int | None) -> None:
     assert age_value(text) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Lives with her grandson Dmitri (17) and his dog.", {"17"}),
+        ('Sister Magdalena ("Maggie", 58) visits daily.', {"58"}),
+        ("Twin brother Oskar (4 mo) also congested.", {"4"}),
+        ("Children: daughters (2) both local.", set()),  # counted, not aged
+        ("Daughter's cell (617) 555-0142.", set()),  # an area code is no age
+        ("Reviewed labs (7) with the patient.", set()),  # no relative before it
+    ],
+)
+def test_age_in_parentheses_after_a_relative(text: str, expected: set[str]) -> None:
+    assert ages(text) == expected

@@ -40,6 +40,12 @@ _TEMP_CUES = frozenset({"t", "temp", "temperature", "tmax", "tm", "tc", "tcurren
 _FRENCH_AFTER = frozenset({"catheter", "foley", "tube", "sheath", "ng", "ngt", "og", "drain", "pigtail",
                            "introducer", "fr", "french", "cath", "chest", "ett", "et", "trach", "picc", "dilator",
                            "suction", "stent", "cannula"})
+# One relative (singular: "daughters (2)" counts them), whose age a note writes in parentheses after the
+# name: "grandson Kayode (15)", "brother Tomas ("Tom", 9)", "baby sister (7 mo)".
+_RELATIVES = ("daughter", "son", "wife", "husband", "mother", "father", "mom", "dad", "sister", "brother",
+              "niece", "nephew", "grandson", "granddaughter", "grandmother", "grandfather", "cousin",
+              "stepdaughter", "stepson", "partner", "spouse", "boyfriend", "girlfriend", "friend", "neighbor",
+              "neighbour", "roommate", "sibling", "twin", "child", "baby", "infant", "toddler", "kid")
 _DURATION_AFTER = frozenset({"days", "day", "weeks", "week", "wks", "months", "month", "mos", "hours", "hrs", "h"})
 
 
@@ -112,6 +118,12 @@ def age_patterns() -> list[Pattern]:
             rf"{word_start(('she', 'he', 'who', 'patient', 'pt', 'they'))}\s+(?i:is|was)\s+(?:now\s+)?"
             rf"(?P<age>{_DIGITS_AGE}|{_WORD_NUMBER})(?=\s*(?:[.,;)]|$|\s(?i:and|but|with|now|today)\b))",
             a, score=0.75, group="age", flags=0, validate=_plausible, explain=_explain,
+        ),
+        Pattern(
+            "age_of_relative",
+            r"\((?:\s*[\"“][^\"”()\n]{1,25}[\"”]\s*,)?\s*(?P<age>\d{1,3})(?:\s*(?i:mo|mos|months?|yo|y/o))?\s*\)",
+            a, score=0.75, group="age", flags=0, validate=_plausible, explain=_explain,
+            context=_RELATIVES, context_required=True, context_window=40, gate=("(",),
         ),
         Pattern(
             "age_decade",
