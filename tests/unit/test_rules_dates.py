@@ -83,6 +83,9 @@ def test_date_span_excludes_preposition() -> None:
         "1.2.10 and v1.2.3",
         "Mar 5 doses given per MAR 5 doses",
         "12345 and 42 and 2.5",
+        "Sentinel nodes 2/14 involved",
+        "carcinoma in 3/17 nodes",
+        "color plates 11/14 OD and 12/14 OS",
     ],
 )
 def test_date_look_alikes_not_tagged(text: str) -> None:

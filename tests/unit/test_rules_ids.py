@@ -77,6 +77,7 @@ def test_license_plate_is_vehicle_not_license() -> None:
         "model 3",
         "in case 12",
         "taking into account 2 falls",
+        "Visitors limited per hospital policy.\n2215 son at bedside",
     ],
 )
 def test_id_look_alikes_not_tagged(text: str) -> None:
@@ -92,3 +93,7 @@ def test_checksums() -> None:
 def test_vin_without_cue_needs_check_digit() -> None:
     assert ("1HGCM82633A004352", T.VEHICLE) in found("car 1HGCM82633A004352 towed")
     assert found("car 1HGCM82633A004353 towed") == set()
+
+
+def test_an_id_on_the_line_after_its_cue() -> None:
+    assert ("88231745", T.HEALTHPLAN) in found("Policy:\n88231745")

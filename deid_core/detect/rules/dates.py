@@ -50,14 +50,16 @@ NOT_DATE_BEFORE = frozenset(
         "hr", "pulse", "lvedp", "pa", "cvp", "map", "abp", "nbp", "sbp", "dbp", "vent", "settings", "ps",
         "cpap", "bipap", "epap", "ipap", "dose", "doses", "take", "takes", "took", "tab", "tabs", "give",
         "gave", "grades", "stage", "class", "phq", "gad", "audit", "cage", "bmi", "ppd", "vs",
-        "vitals", "ptt", "inr", "fev1", "fvc", "dlco", "reflexes", "dtr", "dtrs",
+        "vitals", "ptt", "inr", "fev1", "fvc", "dlco", "reflexes", "dtr", "dtrs", "node", "nodes",
     }
 )
 NOT_DATE_AFTER = frozenset(
     {
         "pain", "strength", "vision", "murmur", "scale", "tab", "tabs", "tablet", "tablets", "of", "dilution",
         "ratio", "systolic", "diastolic", "mmhg", "bilaterally", "bilat", "throughout",
-        "reflexes", "power", "score", "points", "hearing", "th",
+        "reflexes", "power", "score", "points", "hearing", "th", "node", "nodes",
+        # an eye after a fraction is a measure of it ("plates 9/14 OS")
+        "od", "os", "ou",
     }
 )
 # Words that make a bare single-digit "d/d" a date ("seen on 3/4", "since 2/9").

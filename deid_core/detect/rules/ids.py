@@ -65,6 +65,7 @@ _ID_UNITS = frozenset({"mg", "mcg", "g", "gm", "kg", "ml", "cc", "units", "mmol"
                        "patients", "cases", "%", "mg/kg", "mg/dl"})
 
 _MIN_ID_LEN = 4
+_SENTENCE_END = re.compile(r"\.[ \t]*\n")
 _DEA_FIRST = frozenset("ABCDEFGHJKLMPRSTUX")
 _DEA_RE = re.compile(r"[A-Z][A-Z9]\d{7}")
 _VIN_RE = re.compile(r"[A-HJ-NPR-Z0-9]{17}")
@@ -121,6 +122,8 @@ def _valid_id(text: str, m: re.Match[str]) -> bool:
     cue = _cue(m)
     if cue is None:
         return False
+    if _SENTENCE_END.match(text, m.end("cue")):
+        return False  # "per unit policy.\n1430 granddaughter visiting": the cue's sentence ended
     family = cue[1]
     if family == "dea":
         return dea_valid(value)
