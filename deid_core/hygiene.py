@@ -8,19 +8,24 @@ Invariants after ``SpanHygiene.clean``:
   before it (``Dr. <span>Okonkwo``, ``Petra <span>Kowalski``), so replacing a first name never leaves
   the surname behind.
 * **No statistical look-alikes.** Spans of the tagger (the only detector that guesses from shape) are
-  dropped when they cannot be PHI: a person or place that is only lower-case ordinary words
-  (``mother-in-<law>``, ``stimulator``), a person that is capitalised ordinary words no name list knows
-  and initials (``Management``, ``UNKNOWN, UNKNOWN``, ``M Facility``), a person that is one function word
-  or a credential after a comma and follows no title (``Husband works``, ``MDiv, BCC``), a numeric day/month that a score or measure cue surrounds
-  (``pain 6/10``), a person or place that is one language name and follows no title (``speaks Arabic``,
-  ``prayed in Polish``; not ``Mr. English``), a user name that is an ordinary word and no first name (``photos``; ``fjohnson`` is a
-  handle, ``chuck`` may be a person), an amount of money (``$85``), or text that is not one run of
-  letters, digits and ``_ . - @`` and whose parts are all ordinary words or abbreviations (``payer UM``).
-  The tagger's user names often take a neighbour in (``courier Denny``, ``nia (9``): such a span is kept
-  when one of its parts has a digit or is not an ordinary word. An occupation whose last word is not
-  an occupation's head noun (``quiet``, ``scallop``, ``a few``): a job is named by a listed head
-  (``chef``, ``clerk``) or an agent noun (``-er``, ``-or``, ``-ist``, ``-ian``, ``-ant``, ``-man``...);
-  one with a name or a firm's ending in it (``works at patterson llc``) is kept.
+  dropped when they cannot be PHI:
+
+  - a value of a form its type never takes (``deid_core.shapes``: ``called 911``, ``recall 0/5``,
+    ``G2P1001``), or one credential after a comma or a parenthesis (``MDiv, BCC``, ``Corey (ATC)``);
+  - a person or place that is only lower-case ordinary words (``mother-in-<law>``, ``stimulator``);
+  - a person that is capitalised ordinary words no name list knows, and initials (``Guidelines``,
+    ``UNKNOWN, UNKNOWN``, ``M Facility``), or one function word after no title (``Husband works``);
+  - a person or place that is one language name after no title (``speaks Arabic``; not ``Mr. English``);
+  - a numeric day/month that a score or measure cue surrounds (``pain 6/10``);
+  - an e-mail with no at sign made of ordinary words (``workers' compensation``);
+  - a user name that is an ordinary word and no first name (``photos``; ``fjohnson`` is a handle,
+    ``chuck`` may be a person), an amount of money (``$85``), or text that is not one run of letters,
+    digits and ``_ . - @`` whose parts are all ordinary words or abbreviations (``payer UM``). The
+    tagger's user names often take a neighbour in (``courier Denny``, ``nia (9``): such a span is kept
+    when one of its parts has a digit or is not an ordinary word;
+  - an occupation whose last word is no occupation's head: a job is named by a listed head (``chef``,
+    ``clerk``) or an agent noun (``-er``, ``-or``, ``-ist``, ``-ian``, ``-ant``, ``-man``...), so
+    ``quiet`` and ``scallop`` go; one with a name or a firm's ending in it (``patterson llc``) stays.
 
 Spans of the header, the rules and the lexicon are never dropped: they are validated evidence.
 """
@@ -34,6 +39,7 @@ from dataclasses import dataclass, field, replace
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
 from deid_core.lexicon import Lexicons, load_lexicons
+from deid_core.shapes import impossible, no_address
 from schemas import TAXONOMY, PhiCategory, PhiType, Span
 
 _TAGGER = "tagger"
@@ -124,6 +130,12 @@ class SpanHygiene:
         words = re.findall(r"[^\W\d_]+", value)
         category = TAXONOMY[span.type].category
         lex = self.lexicons
+        if impossible(span.type, value):
+            return True  # "called 911", an e-mail with no "@", "recall 0/5", "G2P1001"
+        if len(words) == 1 and self._credential_or_function_word(text, span.start, words[0], persons=span.type in _PERSON):
+            return True
+        if span.type is PhiType.EMAIL and no_address(value):
+            return all(lex.is_word(w) for w in words)  # "workers' compensation"; not "harris-morgan"
         if span.type is PhiType.USERNAME:
             return self._not_a_handle(value)
         if span.type is PhiType.PROFESSION:
@@ -136,8 +148,6 @@ class SpanHygiene:
                 return True  # "stimulator"; not "jack hooper" (a flowsheet) nor "-- no" (initials)
             if span.type in _PERSON and self._no_name_words(words):
                 return True  # "Guidelines", "UNKNOWN, UNKNOWN", "M      Facility" (a sex, then a heading)
-            if span.type in _PERSON and len(words) == 1 and self._credential_or_function_word(text, span.start, words[0]):
-                return True
             if len(words) == 1 and words[0].lower() in lex.cues["languages"]:
                 return not preceded_by(text, span.start, lex.cues["titles"], hops=0)  # "speaks Arabic"; "Mr. English"
         if span.type is PhiType.DATE and _NUMERIC_DAY_MONTH.fullmatch(value):
@@ -146,14 +156,17 @@ class SpanHygiene:
             return preceded_by(text, span.start, NOT_DATE_BEFORE) or next_word(text, span.end) in NOT_DATE_AFTER
         return False
 
-    def _credential_or_function_word(self, text: str, start: int, word: str) -> bool:
-        """``Husband works``; ``MDiv, BCC`` (a never-a-name word in a signature's comma list). A word of
-        ``not_names`` elsewhere may be a mistyped payer (``Medicaid``) or sign-off initials (``-- np``)."""
+    def _credential_or_function_word(self, text: str, start: int, word: str, *, persons: bool) -> bool:
+        """``MDiv, BCC``, ``Corey (ATC)``: a never-a-name word in a signature's list or in parentheses,
+        of any type; and for a person, a function word (``Husband works``). A word of ``not_names``
+        elsewhere may be a mistyped payer (``Medicaid``) or sign-off initials (``-- np``)."""
         low = word.lower()
         cues = self.lexicons.cues
         if preceded_by(text, start, cues["titles"], hops=0):
             return False
-        return low in cues["function_words"] or (low in cues["not_names"] and text[:start].rstrip().endswith(","))
+        if persons and low in cues["function_words"]:
+            return True
+        return low in cues["not_names"] and text[:start].rstrip().endswith((",", "("))
 
     def _no_name_words(self, words: list[str]) -> bool:
         """Ordinary words no name list knows, and single letters, with at least one such word."""

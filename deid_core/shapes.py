@@ -1,0 +1,47 @@
+"""Shapes that a PHI type can never take, for span hygiene (``deid_core.hygiene``).
+
+Each test reads only the span's text and says whether a tagger span of that type is impossible there:
+the tagger guesses from context, and a value of the wrong form for its type (an e-mail without an at
+sign, a day/month with day 0) is a guess that no evidence supports. Only the spelling is judged, so
+these tests cannot drop a value that has the form of the PHI they are about.
+"""
+
+from __future__ import annotations
+
+import re
+
+from schemas import PhiType
+
+# Three-digit service numbers (911, 411, 311): dialled by everyone, nobody's phone.
+_SERVICE_NUMBER = re.compile(r"[2-9]11")
+# "jdoe at clinic dot org": a spelled-out address still has an "at".
+_SPELLED_AT = re.compile(r"(?i)(?<![a-z])at(?![a-z])|[(\[{]\s*at\s*[)\]}]")
+_DAY_MONTH = re.compile(r"(\d{1,2})/(\d{1,2})")
+# An ICD-10 code ("M23.221", "E11.9"): a letter, two digits, a dot, more.
+_ICD10 = re.compile(r"[A-TV-Z]\d[0-9A-Z]\.[0-9A-Z]{1,4}")
+# Gravida/para ("G2P1001", "G3P2"): obstetric history, never an identifier or a name.
+_GRAVIDA_PARA = re.compile(r"G\d{1,2}\s?P\d{1,4}(?:-?\d){0,3}", re.IGNORECASE)
+
+
+def impossible(type_: PhiType, value: str) -> bool:
+    """True when ``value`` cannot be PHI of ``type_`` whatever its context."""
+    if _GRAVIDA_PARA.fullmatch(value):
+        return True
+    if type_ is PhiType.PHONE:
+        return bool(_SERVICE_NUMBER.fullmatch(value))
+    if type_ is PhiType.DATE:
+        if _ICD10.fullmatch(value):
+            return True
+        m = _DAY_MONTH.fullmatch(value)
+        return m is not None and not _month_day_either_way(int(m[1]), int(m[2]))
+    return False
+
+
+def no_address(value: str) -> bool:
+    """True for an e-mail guess with no at sign, written or spelled out; whether it is still PHI of
+    another kind (an employer the tagger mistyped) is for the caller to judge."""
+    return "@" not in value and not _SPELLED_AT.search(value)
+
+
+def _month_day_either_way(a: int, b: int) -> bool:
+    return (1 <= a <= 12 and 1 <= b <= 31) or (1 <= b <= 12 and 1 <= a <= 31)

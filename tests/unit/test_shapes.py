@@ -1,0 +1,66 @@
+"""Forms a PHI type never takes (deid_core.shapes) and their use by span hygiene on tagger spans.
+
+Examples are written here for these tests; none comes from eval/handwritten (which is only measured).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_core.hygiene import build_hygiene
+from deid_core.shapes import impossible, no_address
+from schemas import PhiType, Span
+
+
+@pytest.mark.parametrize(
+    ("type_", "value", "expected"),
+    [
+        (PhiType.PHONE, "911", True),
+        (PhiType.PHONE, "411", True),
+        (PhiType.PHONE, "4417", False),  # a pager or an extension
+        (PhiType.PHONE, "617-555-0142", False),
+        (PhiType.DATE, "0/5", True),  # no month or day 0
+        (PhiType.DATE, "14/40", True),
+        (PhiType.DATE, "3/14", False),
+        (PhiType.DATE, "14/3", False),  # day/month
+        (PhiType.DATE, "K57.30", True),  # an ICD-10 code
+        (PhiType.DATE, "11.9.2021", False),
+        (PhiType.DEPARTMENT, "G3P2", True),
+        (PhiType.IDNUM, "G1P0101", True),
+        (PhiType.IDNUM, "GH-2231901", False),
+    ],
+)
+def test_impossible_forms(type_: PhiType, value: str, expected: bool) -> None:
+    assert impossible(type_, value) is expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("long-term disability", True), ("kfarrow@example.org", False), ("kfarrow at example dot org", False), ("kfarrow (at) example", False)],
+)
+def test_no_address(value: str, expected: bool) -> None:
+    assert no_address(value) is expected
+
+
+def _tagger(text: str, value: str, type_: PhiType) -> Span:
+    start = text.index(value)
+    return Span(start, start + len(value), type_, 0.9, frozenset({"tagger"}), "")
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "type_", "kept"),
+    [
+        ("Neighbour called 911 at once.", "911", PhiType.PHONE, False),
+        ("Benefits: long-term disability through work.", "long-term disability", PhiType.EMAIL, False),
+        ("She is employed at brackwell-tannen now.", "brackwell-tannen", PhiType.EMAIL, True),  # a mistyped employer
+        ("Reviewed by Imogen Ashdown, PharmD, today.", "PharmD", PhiType.DEPARTMENT, False),
+        ("Assessed by Teodor (ATC) on the field.", "ATC", PhiType.HOSPITAL, False),
+        ("Seen at ATC Lakeshore.", "ATC", PhiType.HOSPITAL, True),  # no comma or parenthesis before it
+        ("Word recall 0/5 at five minutes.", "0/5", PhiType.DATE, False),
+    ],
+)
+def test_hygiene_drops_impossible_tagger_spans(text: str, value: str, type_: PhiType, kept: bool) -> None:
+    span = _tagger(text, value, type_)
+    assert build_hygiene().clean(text, [span]) == ([span] if kept else [])
+    evidence = Span(span.start, span.end, type_, 0.9, frozenset({"rules"}), "")
+    assert build_hygiene().clean(text, [evidence]) == [evidence]
