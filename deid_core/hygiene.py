@@ -16,6 +16,7 @@ Invariants after ``SpanHygiene.clean``:
   - a person that is capitalised ordinary words no name list knows, and initials (``Guidelines``,
     ``UNKNOWN, UNKNOWN``, ``M Facility``), or one function word after no title (``Husband works``);
   - a person or place that is one language name after no title (``speaks Arabic``; not ``Mr. English``);
+  - an age in weeks of gestation or a span (``39w4d``, ``8-week scan``; not ``8-week-old``) or a floor;
   - a numeric day/month that a score or measure cue surrounds (``pain 6/10``);
   - an e-mail with no at sign made of ordinary words (``workers' compensation``);
   - a user name that is an ordinary word and no first name (``photos``; ``fjohnson`` is a handle,
@@ -48,6 +49,8 @@ _NEXT_WORD = re.compile(r"[ \t]+([A-Z][\w'’\-]*)")
 _PREV_WORD = re.compile(r"([A-Z][\w'’\-]*)[ \t]+$")
 # Department and specialty words look like surnames to a lexicon (not ordinary English words).
 _NOT_SURNAME_SUFFIX = ("ology", "itis", "ectomy", "otomy", "ostomy", "osis", "emia", "pathy", "scopy", "plasty", "gram", "iatry", "ics")
+# After a number: a gestational age or a span in weeks (not "8-week-old"), or a storey of a building.
+_NOT_AN_AGE_AFTER = re.compile(r"w\d|[\s-]?(?:weeks?|wks?)\b(?![\s-]*old)|\s+(?:floor|fl)\b", re.IGNORECASE)
 _SPECIALTY_SUFFIX = ("ology", "iatry", "ics")
 _PERSON = frozenset({PhiType.PATIENT, PhiType.DOCTOR})
 # Types whose words spread to their other mentions in the note (not streets, usernames or professions:
@@ -134,6 +137,8 @@ class SpanHygiene:
             return True  # "called 911", an e-mail with no "@", "recall 0/5", "G2P1001"
         if len(words) == 1 and self._credential_or_function_word(text, span.start, words[0], persons=span.type in _PERSON):
             return True
+        if span.type is PhiType.AGE and _NOT_AN_AGE_AFTER.match(text, span.end):
+            return True  # "39w4d", "by 8-week US", "4th Floor"
         if span.type is PhiType.EMAIL and no_address(value):
             return all(lex.is_word(w) for w in words)  # "workers' compensation"; not "harris-morgan"
         if span.type is PhiType.USERNAME:

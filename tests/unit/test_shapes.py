@@ -64,3 +64,18 @@ def test_hygiene_drops_impossible_tagger_spans(text: str, value: str, type_: Phi
     assert build_hygiene().clean(text, [span]) == ([span] if kept else [])
     evidence = Span(span.start, span.end, type_, 0.9, frozenset({"rules"}), "")
     assert build_hygiene().clean(text, [evidence]) == [evidence]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "kept"),
+    [
+        ("G1P0 at 34w2d by early ultrasound.", "34", False),
+        ("Dated by 12-week scan.", "12", False),
+        ("Office on the 6th floor.", "6th", False),
+        ("A 6-week-old infant with fever.", "6", True),
+        ("Turned 70 this spring.", "70", True),
+    ],
+)
+def test_hygiene_drops_tagger_ages_in_weeks_or_floors(text: str, value: str, kept: bool) -> None:
+    span = _tagger(text, value, PhiType.AGE)
+    assert build_hygiene().clean(text, [span]) == ([span] if kept else [])
