@@ -76,3 +76,15 @@ def test_rooms() -> None:
     assert ("412", T.ROOM) in found("moved to Room 412.")
     assert ("3", T.ROOM) in found("Bed 3, 4th floor")
     assert found("on room air, bed rest, in bed 3 days") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "room"),
+    [("Moved to 6 West, bed 7-14 overnight.", "7-14"), ("Triaged to bay 9 in the ED.", "9"), ("Now in bed 12B on the unit.", "12B")],
+)
+def test_beds_and_bays(text: str, room: str) -> None:
+    assert (room, PhiType.ROOM) in found(text)
+
+
+def test_bed_ranges_of_measures_are_no_rooms() -> None:
+    assert found("Head of bed 30-45 degrees; elevate head of bed 30. Bay leaf tea.") == set()

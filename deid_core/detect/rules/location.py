@@ -94,6 +94,17 @@ def _not_a_count(text: str, m: re.Match[str]) -> bool:
     return not followed_by_unit(text, m.end())
 
 
+_HEAD_OF = re.compile(r"head\s+of\s+$", re.IGNORECASE)
+_ANGLE_AFTER = re.compile(r"\s*(?:°|deg(?:rees?)?\b)", re.IGNORECASE)
+
+
+def _a_bed(text: str, m: re.Match[str]) -> bool:
+    """Not an angle: "head of bed 30-45 degrees" is a position, not a bed number."""
+    if _HEAD_OF.search(text, max(0, m.start() - 12), m.start()) or _ANGLE_AFTER.match(text, m.end()):
+        return False
+    return _not_a_count(text, m)
+
+
 def location_patterns() -> list[Pattern]:
     return [
         # Starts at the ZIP digits (rarer than capitals, so a faster scan) and checks the state behind it.
@@ -117,7 +128,8 @@ def location_patterns() -> list[Pattern]:
         ),
         Pattern(
             "room_bed",
-            r"\bbed[ \t]*(?:\#|no\.?)?[ \t]*(?P<room>\d{1,2}[A-Z]?)(?![\w\-/.])",
-            PhiType.ROOM, score=0.6, group="room", validate=_not_a_count, gate=("bed",),
+            # "bed 12B", "bed 4-12" (room 4, bed 12), an emergency department's "bay 3".
+            r"\b(?:bed|bay)[ \t]*(?:\#|no\.?)?[ \t]*(?P<room>\d{1,2}[A-Z]?(?:-\d{1,2}[A-Z]?)?)(?![\w\-/.])",
+            PhiType.ROOM, score=0.6, group="room", validate=_a_bed, gate=("bed", "bay"),
         ),
     ]
