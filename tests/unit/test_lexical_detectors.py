@@ -349,3 +349,15 @@ def test_lower_case_charts_name_staff_by_surname(lexicon, text: str, name: str) 
 @pytest.mark.parametrize("text", ["pt asked about dr appt next week.", "will call dr office tomorrow.", "rn aware of plan."])
 def test_lower_case_staff_cues_before_ordinary_words_are_no_names(lexicon, text: str) -> None:
     assert words(lexicon, text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "state"),
+    [("Her sister called from Springfield, IL this morning.", "IL"), ("Moved from New Bedford, ME in May.", "ME")],
+)
+def test_state_code_after_a_known_city(lexicon, text: str, state: str) -> None:
+    assert (state, "STATE") in found(lexicon, text)
+
+
+def test_state_codes_alone_are_words(lexicon) -> None:
+    assert not any(t == "STATE" for _, t in found(lexicon, "Walked IN to clinic; OR booked, ME notified."))
