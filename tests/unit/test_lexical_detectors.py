@@ -361,3 +361,19 @@ def test_state_code_after_a_known_city(lexicon, text: str, state: str) -> None:
 
 def test_state_codes_alone_are_words(lexicon) -> None:
     assert not any(t == "STATE" for _, t in found(lexicon, "Walked IN to clinic; OR booked, ME notified."))
+
+
+@pytest.mark.parametrize(
+    ("text", "job"),
+    [
+        ("Her partner Ines, a respiratory therapist at the VA, visited.", "respiratory therapist"),  # apposition
+        ("Son is a surgical technician in Ohio.", "surgical technician"),  # a modifier after the article
+        ("Retired: former symphony violinist, plays daily.", "symphony violinist"),
+    ],
+)
+def test_professions_in_apposition_and_with_a_modifier(lexicon, text: str, job: str) -> None:
+    assert (job, "PROFESSION") in found(lexicon, text)
+
+
+def test_care_team_in_a_list_is_no_profession(lexicon) -> None:
+    assert not any(t == "PROFESSION" for _, t in found(lexicon, "Seen with the nurse and a therapist today."))

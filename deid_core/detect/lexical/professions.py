@@ -7,9 +7,9 @@ team. A cue within the few words before it must say it is someone's job (``works
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
-from deid_core.detect.lexical.tokens import TokenView
+from deid_core.detect.lexical.tokens import Token, TokenView
 from deid_core.lexicon import Lexicons
 from schemas import EnrichedNote, PhiType, Span
 
@@ -23,6 +23,7 @@ _CUES = frozenset({
 # "was seen by the nurse".
 _WEAK_CUES = frozenset({"is", "was", "as"})
 _LOOKBACK = 4
+_ARTICLES = frozenset({"a", "an"})
 _SKIP = frozenset({"a", "an", "the", "part-time", "full-time", "retired", "former", "self-employed", "night", "school"})
 
 
@@ -35,9 +36,17 @@ class ProfessionDetector:
             words = tuple(p.split())
             table.setdefault(words[0], []).append(words)
         self._table = {k: sorted(v, key=len, reverse=True) for k, v in table.items()}
+        self._function = lexicons.cues["function_words"]
         self._ambiguous = frozenset(tuple(p.split()) for p in lexicons.cues["ambiguous_professions"])
         # "Ex-librarian", "ex-Marine": the prefix is part of the token.
         self._prefixed = {f"ex-{k}": k for k in self._table}
+
+    def _modifier(self, toks: Sequence[Token], i: int) -> bool:
+        if i < 2:
+            return False
+        word, lead = toks[i - 1], toks[i - 2]
+        return (word.is_lower and word.word.isalpha() and word.low not in _SKIP and word.low not in _CUES
+                and word.low not in _WEAK_CUES and word.low not in self._function and lead.low in _SKIP)
 
     def detect(self, note: EnrichedNote) -> list[Span]:
         return self.spans(TokenView(note.text)) if note.text else []
@@ -61,21 +70,26 @@ class ProfessionDetector:
                     break
             if not n:
                 continue
+            # "a veterinary technician", "former concert cellist": one lower-case modifier after an
+            # article or a _SKIP word belongs to the occupation, and the cues are read before it.
+            m = i - 1 if not prefixed and self._modifier(toks, i) else i
             if prefixed or match not in self._ambiguous:
                 last = toks[i + n - 1]
-                start = toks[i].start + (3 if prefixed else 0)
+                start = toks[m].start + (3 if prefixed else 0)
                 yield start, last.start + len(last.word)
                 done = i + n
                 continue
-            before = [t.low for t in toks[max(0, i - _LOOKBACK) : i]]
+            before = [t.low for t in toks[max(0, m - _LOOKBACK) : m]]
             after = [t.low for t in toks[i + n : i + n + 2]]
             k = len(before)
             while k > 0 and before[k - 1] in _SKIP:
                 k -= 1
             weak = k > 0 and before[k - 1] in _WEAK_CUES
+            # "Cleo, a respiratory therapist": an apposition after a name says what the person does.
+            weak = weak or (0 < k < len(before) and before[k - 1] == "," and before[k] in _ARTICLES)
             if weak or any(w in _CUES for w in before) or after == ["by", "trade"] or (
                 before and before[-1] == ":" and len(before) > 1 and before[-2] in {"occupation", "job", "work", "profession"}
             ):
                 last = toks[i + n - 1]
-                yield toks[i].start, last.start + len(last.word)
+                yield toks[m].start, last.start + len(last.word)
             done = i + n
