@@ -12,6 +12,7 @@ Invariants after ``SpanHygiene.clean``:
 
   - a value of a form its type never takes (``deid_core.shapes``: ``called 911``, ``recall 0/5``,
     ``G2P1001``), or one credential after a comma or a parenthesis (``MDiv, BCC``, ``Corey (ATC)``);
+  - a person that is one letter: a sex after an age (``62 M``) or half of a shorthand (``f/u``);
   - a person or place that is only lower-case ordinary words (``mother-in-<law>``, ``stimulator``);
   - a person that is capitalised ordinary words no name list knows, and initials (``Guidelines``,
     ``UNKNOWN, UNKNOWN``, ``M Facility``), or one function word after no title (``Husband works``);
@@ -51,6 +52,8 @@ _PREV_WORD = re.compile(r"([A-Z][\w'’\-]*)[ \t]+$")
 _NOT_SURNAME_SUFFIX = ("ology", "itis", "ectomy", "otomy", "ostomy", "osis", "emia", "pathy", "scopy", "plasty", "gram", "iatry", "ics")
 # After a number: a gestational age or a span in weeks (not "8-week-old"), or a storey of a building.
 _NOT_AN_AGE_AFTER = re.compile(r"w\d|[\s-]?(?:weeks?|wks?)\b(?![\s-]*old)|\s+(?:floor|fl)\b", re.IGNORECASE)
+# One letter that is a sex after an age ("62 M", "73 yo F") or a slash shorthand's half ("f/u", "s/p").
+_SEX_OR_SHORTHAND = re.compile(r"(?:\d|\byo|y/o)\s*[MF]\b|[a-z]/[a-z]\b", re.IGNORECASE)
 _SPECIALTY_SUFFIX = ("ology", "iatry", "ics")
 _PERSON = frozenset({PhiType.PATIENT, PhiType.DOCTOR})
 # Types whose words spread to their other mentions in the note (not streets, usernames or professions:
@@ -151,6 +154,8 @@ class SpanHygiene:
                 return True  # "mother-in-<law>"
             if lowercase_words and not any(lex.is_name(w) or len(w) < 4 for w in words):
                 return True  # "stimulator"; not "jack hooper" (a flowsheet) nor "-- no" (initials)
+            if span.type in _PERSON and _SEX_OR_SHORTHAND.search(text, max(0, span.start - 3), span.end) and len(value.strip()) == 1:
+                return True  # "62 M" (a sex after an age), "f/u" (shorthand): one letter, no initial
             if span.type in _PERSON and self._no_name_words(words):
                 return True  # "Guidelines", "UNKNOWN, UNKNOWN", "M      Facility" (a sex, then a heading)
             if len(words) == 1 and words[0].lower() in lex.cues["languages"]:

@@ -79,3 +79,16 @@ def test_hygiene_drops_impossible_tagger_spans(text: str, value: str, type_: Phi
 def test_hygiene_drops_tagger_ages_in_weeks_or_floors(text: str, value: str, kept: bool) -> None:
     span = _tagger(text, value, PhiType.AGE)
     assert build_hygiene().clean(text, [span]) == ([span] if kept else [])
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "kept"),
+    [
+        ("ID band: 47 F      MRN 5521", "F", False),
+        ("Plan: home w/ services, f/u with PCP.", "u", False),
+        ("Signed J. Ostrowska", "J", True),  # an initial
+    ],
+)
+def test_hygiene_drops_one_letter_people_that_are_a_sex_or_shorthand(text: str, value: str, kept: bool) -> None:
+    span = _tagger(text, value, PhiType.DOCTOR)
+    assert build_hygiene().clean(text, [span]) == ([span] if kept else [])
