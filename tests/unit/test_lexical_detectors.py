@@ -377,3 +377,18 @@ def test_professions_in_apposition_and_with_a_modifier(lexicon, text: str, job: 
 
 def test_care_team_in_a_list_is_no_profession(lexicon) -> None:
     assert not any(t == "PROFESSION" for _, t in found(lexicon, "Seen with the nurse and a therapist today."))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Transcribed: KW/tb   Doc # 5512", {("KW", "DOCTOR"), ("tb", "DOCTOR")}),
+        ("Signatures: MO / EL", {("MO", "DOCTOR"), ("EL", "DOCTOR")}),
+        ("Scribe: jlh.", {("jlh", "DOCTOR")}),
+        ("Dictated: Dr. Ferreira", set()),  # a title, the name follows
+        ("Typed: no", set()),
+        ("Signature: pending review", set()),
+    ],
+)
+def test_labelled_initials(text: str, expected: set[tuple[str, str]]) -> None:
+    assert {v for v in found(build_rule_detector(), text) if v[1] == "DOCTOR"} == expected

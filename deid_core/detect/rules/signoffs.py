@@ -32,6 +32,21 @@ def signoff_patterns() -> list[Pattern]:
             flags=0,
             gate=("/",),
         ),
+        # Initials after a label that says whose they are ("Dictated: RA/mq", "Signatures: JB / KT",
+        # "Histotech: rk."), ending the phrase; not a title or a yes/no answer.
+        Pattern(
+            "signoff_labelled_initials",
+            r"(?mi:\b(?:dictated|transcribed|typed|signatures?|initials|histotech|scribe)[ \t]*:[ \t]*)"
+            r"(?!(?i:no|yes|na|dr|mr|ms|mrs|md|rn|pa|np)\b)(?P<a>[A-Za-z]{2,3})"
+            r"(?:[ \t]*/[ \t]*(?!(?i:no|yes|na|dr|mr|ms|mrs|md|rn|pa|np)\b)(?P<b>[A-Za-z]{2,3}))?"
+            r"(?=[ \t]*(?:[.;,]|$|[ \t]{2,}))",
+            PhiType.DOCTOR,
+            score=0.75,
+            group="a",
+            flags=0,
+            extra_groups=(("b", PhiType.DOCTOR),),
+            gate=("dictated", "transcribed", "typed", "signature", "initials", "histotech", "scribe"),
+        ),
         Pattern(
             "signoff_signed",
             r"/s{1,2}/[ \t]*([A-Z][A-Za-z'’\-]*\.?(?:[ \t]+[A-Z][A-Za-z'’\-]*\.?){0,3})",
