@@ -46,6 +46,8 @@ def dates(text: str) -> set[str]:
         ("after Memorial Day he", "Memorial Day"),
         ("diagnosed spring 2010.", "spring 2010"),
         ("until May he was", "May"),
+        ("warfarin refilled 3/4 at Walgreens", "3/4"),  # a pharmacy fill date
+        ("inhaler last filled 1/10", "1/10"),
     ],
 )
 def test_date_surface_forms(text: str, expected: str) -> None:

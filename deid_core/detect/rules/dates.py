@@ -68,7 +68,7 @@ DATE_CUES = frozenset(
         "on", "since", "from", "until", "till", "by", "dated", "date", "dos", "dob", "through", "thru",
         "after", "before", "starting", "started", "beginning", "ending", "ended", "between", "admitted",
         "discharged", "seen", "visit", "effective", "circa", "around", "approximately", "due", "scheduled",
-        "returned", "admission", "discharge", "surgery", "last", "next",
+        "returned", "admission", "discharge", "surgery", "last", "next", "filled", "refilled", "dispensed",
     }
 )
 _YEAR_CUES = frozenset(
