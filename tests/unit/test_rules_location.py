@@ -88,3 +88,15 @@ def test_beds_and_bays(text: str, room: str) -> None:
 
 def test_bed_ranges_of_measures_are_no_rooms() -> None:
     assert found("Head of bed 30-45 degrees; elevate head of bed 30. Bay leaf tea.") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "road"),
+    [("Lives on a farm off Rte 28 near the river.", "Rte 28"), ("Crash on Highway 17 at night.", "Highway 17")],
+)
+def test_numbered_roads(text: str, road: str) -> None:
+    assert (road, PhiType.STREET) in found(text)
+
+
+def test_routes_of_administration_are_no_roads() -> None:
+    assert found("Route: IV. Change route of administration; route 2 doses orally.") == set()

@@ -115,6 +115,13 @@ def location_patterns() -> list[Pattern]:
         Pattern("zip_after_cue", rf"{word_start(('zip',))}\b(?i:\s*code)?[\s:\#]{{0,4}}(?P<zip>{_ZIP})",
                 PhiType.ZIP, score=0.9, group="zip", flags=0, gate=("zip",)),
         Pattern("street_address", _STREET, PhiType.STREET, score=0.85, flags=0),
+        # A numbered road named without a house number ("our Route 9 office", "off Hwy 12"): capitalised,
+        # so "route of administration" and "Route: PO" never match.
+        Pattern(
+            "street_numbered_road",
+            r"\b(?:Route|Rte\.?|Highway|Hwy\.?|State[ \t]+Road|County[ \t]+Road)[ \t]+\d{1,3}[A-Z]?(?![\w\-/.%])",
+            PhiType.STREET, score=0.7, flags=0, validate=_not_a_count, gate=("route", "rte", "highway", "hwy", "road"),
+        ),
         Pattern(
             "street_po_box",
             r"\b(?:P\.?[ \t]?O\.?[ \t]*Box|Post[ \t]+Office[ \t]+Box)[ \t]*\#?[ \t]*\d{1,7}(?!\d)",
