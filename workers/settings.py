@@ -37,10 +37,15 @@ class WorkerSettings(BaseSettings):
         default=True, description="create the input topics with topic_partitions if missing (off where deploy/ creates them)"
     )
     batch_max: int = Field(default=32, ge=1, description="notes per pipeline run (one tagger call)")
-    batch_wait_ms: int = Field(default=200, ge=1, description="longest wait to fill a batch")
+    # Measured by bench/stream_sweep.py (docs/deployment.md, "Stream latency"): faust's take waits the whole
+    # batch wait whenever a batch is not full, so below saturation every batch pays it; a full batch is
+    # taken at once, so a short wait costs no throughput.
+    batch_wait_ms: int = Field(default=10, ge=1, description="longest wait to fill a batch")
+    # Some Kafka-protocol brokers (tansu) hold an empty fetch for the whole wait even when data arrive
+    # meanwhile; Apache Kafka answers at once. 100 ms costs an idle worker ten small requests a second.
     consumer_fetch_wait_ms: int | None = Field(
-        default=None, ge=1, le=60_000,
-        description="longest time the broker may hold an empty fetch (unset: faust's 1500 ms; see workers/transport.py)",
+        default=100, ge=1, le=60_000,
+        description="longest time the broker may hold an empty fetch (None: faust's 1500 ms; see workers/transport.py)",
     )  # fmt: skip
     retry_backoff_ms: int = Field(default=500, ge=1, description="first pause when a dependency is down")
     retry_backoff_max_ms: int = Field(default=10_000, ge=1)
