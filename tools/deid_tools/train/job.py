@@ -192,3 +192,29 @@ def run_training_job(out_dir: Path, config: JobConfig, progress: Callable[..., o
     metrics = {"job": {**asdict(config), "train": asdict(config.train)}, "epochs": [asdict(r) for r in reports], "eval": evals}
     (out_dir / METRICS_FILE).write_text(json.dumps(metrics, indent=2))
     return metrics
+
+
+def refresh_evaluation(out_dir: Path) -> dict[str, object]:
+    """Re-evaluate a trained artifact with this checkout's detectors and rewrite its model card and metrics.
+
+    The training record (job settings, epochs) is kept from ``metrics.json``; only the evaluations are
+    measured again, on the same splits as the job that trained it. The full-pipeline rows depend on the
+    rules, lexicons and hygiene as well as the weights, so they go stale when those change.
+    """
+    metrics = json.loads((out_dir / METRICS_FILE).read_text())
+    job = dict(metrics["job"])
+    config = JobConfig(**{**job, "train": TrainConfig(**job["train"])})
+    reports = [EpochReport(**r) for r in metrics["epochs"]]
+    runtime = TaggerRuntime.load(out_dir, device="cpu")
+    evals = {
+        "dev": evaluate_split(runtime, _split("dev", config.dev_n, config.corpus_seed, config.dev_gold)),
+        "test": evaluate_split(runtime, _split("test", config.test_n, config.corpus_seed, config.test_gold)),
+    }
+    handwritten = config.handwritten_gold or (str(HANDWRITTEN_GOLD) if HANDWRITTEN_GOLD.exists() else None)
+    if handwritten:
+        evals["hand-written"] = evaluate_split(runtime, gold_split(handwritten))
+    meta = json.loads((out_dir / "tagger.json").read_text())
+    write_model_card(out_dir, meta, config, reports, evals)
+    metrics["eval"] = evals
+    (out_dir / METRICS_FILE).write_text(json.dumps(metrics, indent=2))
+    return metrics
