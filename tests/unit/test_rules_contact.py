@@ -96,3 +96,34 @@ def test_ssn_forms(text: str, expected: str) -> None:
 )
 def test_invalid_ssn_rejected(text: str) -> None:
     assert {t for t in found(text) if t[1] is PhiType.SSN} == set()
+
+
+U = PhiType.USERNAME
+
+
+@pytest.mark.parametrize(
+    ("text", "handle"),
+    [
+        ("Portal username: qbarlowe", "qbarlowe"),
+        ("login tvandermeer88 used overnight", "tvandermeer88"),
+        ("user id zpelkey from the clinic", "zpelkey"),
+        # A dictionary word still counts when a separator marks it as the value.
+        ("login: nurse", "nurse"),
+        ("username is 'garden'", "garden"),
+        ("user id = harbor", "harbor"),
+    ],
+)
+def test_cued_username_kept(text: str, handle: str) -> None:
+    assert (handle, U) in found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Remote login recorded from a new device.",
+        "Login failed twice before reset.",
+        "Portal user reported trouble with the app.",
+    ],
+)
+def test_cued_username_not_the_sentence_going_on(text: str) -> None:
+    assert not {v for v, t in found(text) if t == U}

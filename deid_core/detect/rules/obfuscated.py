@@ -7,6 +7,7 @@ import re
 
 from deid_core.detect.base import Pattern
 from deid_core.detect.rules.context import followed_by_unit
+from deid_core.lexicon import load_lexicons
 from schemas import PhiType
 
 _DIGIT_WORD = r"(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine)"
@@ -24,6 +25,21 @@ def _bare_extension(text: str, m: re.Match[str]) -> bool:
     if followed_by_unit(text, m.end()):
         return False
     return _NUMBER_BEFORE.search(text, max(0, m.start() - 4), m.start()) is None
+
+
+# What marks the next token as the value given for the cue, rather than the sentence going on.
+_VALUE_SEPARATOR = re.compile(r"[:=#\"'“]|\b(?:is|was)\b", re.IGNORECASE)
+
+
+def _cued_username(text: str, m: re.Match[str]) -> bool:
+    """A dictionary word straight after the cue is the sentence going on ("Remote login recorded
+    from ...", "login failed twice"), not a handle; it counts only when a separator says it is the
+    value ("login: admin", "user name is 'nurse'"). Handles with digits or no dictionary entry
+    ("jdoe42", "mkowalski") are kept either way."""
+    value = m.group(1)
+    if not value.isalpha() or not load_lexicons().is_word(value):
+        return True
+    return _VALUE_SEPARATOR.search(text, m.start(), m.start(1)) is not None
 
 
 def obfuscated_patterns() -> list[Pattern]:
@@ -81,6 +97,7 @@ def obfuscated_patterns() -> list[Pattern]:
             PhiType.USERNAME,
             score=0.8,
             group=1,
+            validate=_cued_username,
             gate=("user", "login", "log-in", "screen", "portal"),
         ),
     ]
