@@ -21,6 +21,11 @@ _DAY_MONTH = re.compile(r"(\d{1,2})/(\d{1,2})")
 _ICD10 = re.compile(r"[A-TV-Z]\d[0-9A-Z]\.[0-9A-Z]{1,4}")
 # Gravida/para ("G2P1001", "G3P2"): obstetric history, never an identifier or a name.
 _GRAVIDA_PARA = re.compile(r"G\d{1,2}\s?P\d{1,4}(?:-?\d){0,3}", re.IGNORECASE)
+# Every IP address has a digit (dotted quads) or a colon (IPv6 groups, "::1").
+_IP_MARK = re.compile(r"[\d:]")
+# A web address joins its parts with a dot, slash or colon between word characters ("x.org",
+# "https://"), or spells the dot out ("example dot org").
+_URL_JOIN = re.compile(r"\w[./:]+\w|(?i:\sdot\s)")
 
 
 def impossible(type_: PhiType, value: str) -> bool:
@@ -29,6 +34,10 @@ def impossible(type_: PhiType, value: str) -> bool:
         return True
     if type_ is PhiType.PHONE:
         return bool(_SERVICE_NUMBER.fullmatch(value))
+    if type_ is PhiType.IPADDR:
+        return _IP_MARK.search(value) is None  # a field label and its dot leader ("Born ......")
+    if type_ is PhiType.URL:
+        return _URL_JOIN.search(value) is None  # "E-mail ...........": a label, not an address
     if type_ is PhiType.DATE:
         if _ICD10.fullmatch(value):
             return True

@@ -16,6 +16,14 @@ from schemas import PhiType, Span
     ("type_", "value", "expected"),
     [
         (PhiType.PHONE, "911", True),
+        (PhiType.IPADDR, "Admitted ..........", True),  # a field label and its dot leader
+        (PhiType.IPADDR, "10.12.0.7", False),
+        (PhiType.IPADDR, "fe80::a1", False),
+        (PhiType.IPADDR, "::1", False),
+        (PhiType.URL, "Website ........ ", True),
+        (PhiType.URL, "clinic.example.net", False),
+        (PhiType.URL, "https://x.io/a", False),
+        (PhiType.URL, "harbor dot example dot com", False),
         (PhiType.PHONE, "411", True),
         (PhiType.PHONE, "4417", False),  # a pager or an extension
         (PhiType.PHONE, "617-555-0142", False),
