@@ -41,6 +41,9 @@ def words(detector, text: str) -> set[str]:
         ("Interpreter Farida K. present for the visit.", "Farida K", "DOCTOR"),
         ("VANDERMEER, MARGARET J admitted overnight.", "VANDERMEER, MARGARET J", "PATIENT"),
         ("sister rosalind at bedside overnight", "rosalind", "PATIENT"),
+        # After a colon a first name is still the person, an ordinary word opens a sentence.
+        ("Spoke with her niece: Hope agreed to drive.", "Hope", "PATIENT"),
+        ("History from his brother: Oyelaran says he fell.", "Oyelaran", "PATIENT"),
     ],
 )
 def test_people(lexicon, text: str, name: str, type_: str) -> None:
@@ -57,6 +60,8 @@ def test_people(lexicon, text: str, name: str, type_: str) -> None:
         "Jan 12 labs reviewed; per Cardiology, continue.",
         "Spoke with Pharmacy about the refill.",
         "Continue Keppra 500 bid and Lasix 40 daily.",
+        "History from her nephew: Mood has been low since spring.",
+        "Information from his daughter: Short of breath on stairs.",
     ],
 )
 def test_no_people_or_places_in_clinical_phrases(lexicon, text: str) -> None:

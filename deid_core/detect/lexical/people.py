@@ -100,10 +100,14 @@ class PeopleDetector:
         k = i + len(cue.words)
         if cue.kind == "title":
             return self._after_title(view, i, k)
+        colon = False
         for _ in range(2):
             if k < len(toks) and toks[k].low in _SKIPPABLE and toks[k].low not in self._cues:
+                colon = colon or toks[k].low == ":"
                 k += 1
         if k >= len(toks) or not self._cued_first(toks[k], cue.kind):
+            return None
+        if colon and self._sentence_opener(toks[k]):
             return None
         if cue.kind == "title" and toks[i].low not in _DOCTOR_TITLES and toks[k].low in self._cues:
             return None
@@ -185,6 +189,14 @@ class PeopleDetector:
             n = len(cue.words)
             if i + n <= len(toks) and (first, *(t.low for t in toks[i + 1 : i + n])) == cue.words:
                 yield cue
+
+    def _sentence_opener(self, tok: Token) -> bool:
+        """After a colon the cue introduces what someone said ("from his daughter: Weight gain ..."):
+        a capitalised ordinary word that is only a surname opens that sentence; a first name
+        ("daughter: Grace") is still the person."""
+        low = _bare(tok).lower()
+        lex = self._lex
+        return tok.is_title and lex.is_word(low) and low not in lex.first_names
 
     def _cued_first(self, tok: Token, kind: str) -> bool:
         lex = self._lex
