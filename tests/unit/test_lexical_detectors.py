@@ -88,12 +88,18 @@ def test_name_across_a_line_break(lexicon) -> None:
         ("Was seen at Massachusetts General Hospital in 2019.", "Massachusetts General Hospital", "HOSPITAL"),
         ("Moved here from Tucson last year.", "Tucson", "CITY"),
         ("Grew up in Portugal.", "Portugal", "COUNTRY"),
+        ("Treated in Tucson stage by stage over a year.", "Tucson", "CITY"),  # not an eponym head
         ("Retired from Consolidated Foundry after 30 years.", "Consolidated Foundry", "ORGANIZATION"),
         ("Attends Quarry Hill Elementary, 2nd grade.", "Quarry Hill Elementary", "ORGANIZATION"),
     ],
 )
 def test_places(lexicon, text: str, value: str, type_: str) -> None:
     assert (value, type_) in found(lexicon, text)
+
+
+def test_place_eponyms_are_not_places(lexicon) -> None:
+    # Invented eponyms after real place names: the next word makes it a thing.
+    assert words(lexicon, "Tucson syndrome ruled out; Portugal criteria not met.") == set()
 
 
 def test_common_word_cities_are_not_places(lexicon) -> None:

@@ -42,6 +42,7 @@ class PlacesDetector:
         self._function = cues["function_words"]
         # "Foley" is a town in Alabama and a catheter.
         self._not_places = cues["not_names"] | cues["eponyms"]
+        self._eponym_heads = cues["place_eponym_heads"]
         self._facility = _by_last(cues["facility_heads"])
         self._organization = _by_last(cues["organization_heads"])
         self._org_cues = _by_first(cues["organization_cues"])
@@ -176,6 +177,8 @@ class PlacesDetector:
                 continue
             if not tok.is_title or lex.is_word(tok.low) or tok.low in self._function or tok.low in self._not_places:
                 continue
+            if i + 1 < len(toks) and toks[i + 1].is_lower and toks[i + 1].low in self._eponym_heads:
+                continue  # "Addison disease", "Ottawa rules": named after the place, not the place
             if tok.low in lex.cities or tok.low in lex.countries or tok.low in lex.us_states.values():
                 yield tok.start, tok.start + len(tok.word), _place_type(lex, tok.low), "lexicon=place"
                 yield from self._state_code_after(toks, i + 1, tok.low)
