@@ -370,6 +370,12 @@ def test_state_code_after_a_known_city(lexicon, text: str, state: str) -> None:
     assert (state, "STATE") in found(lexicon, text)
 
 
+def test_credential_after_a_surname_that_is_a_city_is_no_state(lexicon) -> None:
+    # Invented clinicians whose surnames are city names: the code after them is a degree.
+    text = "Co-signed by Rosalind Springfield, MD, PhD and Rosalind Tucson, PA on rounds."
+    assert not any(t == "STATE" for _, t in found(lexicon, text))
+
+
 def test_state_codes_alone_are_words(lexicon) -> None:
     assert not any(t == "STATE" for _, t in found(lexicon, "Walked IN to clinic; OR booked, ME notified."))
 

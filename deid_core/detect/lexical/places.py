@@ -173,7 +173,7 @@ class PlacesDetector:
             if n and all(t.is_title or t.low in _CONNECTORS for t in toks[i : i + n]):
                 phrase = " ".join(t.low for t in toks[i : i + n])
                 yield tok.start, toks[i + n - 1].start + len(toks[i + n - 1].word), _place_type(lex, phrase), "lexicon=place"
-                yield from self._state_code_after(toks, i + n, phrase)
+                yield from self._state_code_after(toks, i, i + n, phrase)
                 continue
             if not tok.is_title or lex.is_word(tok.low) or tok.low in self._function or tok.low in self._not_places:
                 continue
@@ -181,16 +181,22 @@ class PlacesDetector:
                 continue  # "Addison disease", "Ottawa rules": named after the place, not the place
             if tok.low in lex.cities or tok.low in lex.countries or tok.low in lex.us_states.values():
                 yield tok.start, tok.start + len(tok.word), _place_type(lex, tok.low), "lexicon=place"
-                yield from self._state_code_after(toks, i + 1, tok.low)
+                yield from self._state_code_after(toks, i, i + 1, tok.low)
 
-    def _state_code_after(self, toks: Sequence[Token], j: int, place: str) -> Iterator[tuple[int, int, PhiType, str]]:
+    def _state_code_after(self, toks: Sequence[Token], i: int, j: int, place: str) -> Iterator[tuple[int, int, PhiType, str]]:
         """``Providence, RI``: a state's postal code after a known city and a comma (alone, ``IN``, ``OR``
-        and ``ME`` are words; after ``City,`` they are the state)."""
+        and ``ME`` are words; after ``City,`` they are the state). After a first name the "city" is a
+        surname and the code a credential (``Andrew Montgomery, MD``)."""
         if place not in self._lex.cities or j + 1 >= len(toks) or toks[j].text != ",":
+            return
+        if i > 0 and self._first_name(toks[i - 1]):
             return
         code = toks[j + 1]
         if code.is_caps and code.text in self._lex.us_states:
             yield code.start, code.start + len(code.text), PhiType.STATE, "lexicon=state_code"
+
+    def _first_name(self, tok: Token) -> bool:
+        return tok.is_title and tok.low in self._lex.first_names and not self._lex.is_word(tok.low)
 
     def _employers(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, str]]:
         toks = view.tokens
