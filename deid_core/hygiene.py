@@ -220,7 +220,7 @@ class SpanHygiene:
         low = word.lower()
         if low.endswith(_NOT_SURNAME_SUFFIX) or low in self.lexicons.cues["function_words"]:
             return False
-        if word.isupper() and len(word) <= 4:  # an abbreviation ("MD", "ICU"), not a surname
+        if _abbreviation(word):  # "MD", "ICU": not a surname
             return False
         return low in self.lexicons.surnames or not self.lexicons.is_word(low)
 

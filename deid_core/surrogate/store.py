@@ -24,8 +24,8 @@ with ``ttl_s``.
 First writer wins: whichever call arrives first stores its candidate; every later call (on any worker)
 gets that stored value back. Redis runs each settle as one Lua script (``EVALSHA``), so a settle is
 atomic across all the keys of the ring. The settles a note's spans start together (the Surrogator
-gathers them) are sent together: ``RedisMappingStore`` queues the calls of one turn of the event loop
-and sends them as one pipeline, one round trip instead of one per value (a note has about a hundred);
+gathers them) are sent together: ``RedisMappingStore`` queues the calls of the same moment (two turns
+of the event loop) and sends them as one pipeline, one round trip instead of one per value (a note has about a hundred);
 each script in it is still atomic on its own, so the semantics are those of separate calls. The entries of one value live under unrelated names, so this
 needs a single Redis (or a primary with replicas), not Redis Cluster.
 """
@@ -264,8 +264,14 @@ class RedisMappingStore:
         for _ in range(_COALESCE_TURNS):
             await asyncio.sleep(0)
         batch, self._queue = self._queue, []
-        for start in range(0, len(batch), _MAX_PIPELINE):
-            await self._send([q for q in batch[start : start + _MAX_PIPELINE] if not q.result.done()])
+        try:
+            for start in range(0, len(batch), _MAX_PIPELINE):
+                await self._send([q for q in batch[start : start + _MAX_PIPELINE] if not q.result.done()])
+        except BaseException as exc:  # cancelled: no caller, in this chunk or a later one, may wait forever
+            for q in batch:
+                if not q.result.done():
+                    q.result.set_exception(StoreUnavailable(type(exc).__name__))
+            raise
 
     async def _send(self, batch: Sequence[_QueuedSettle]) -> None:
         if not batch:
@@ -277,11 +283,6 @@ class RedisMappingStore:
                 values = await pipe.execute(raise_on_error=False)
         except (RedisError, OSError) as exc:  # redis-py's ConnectionError/TimeoutError are RedisErrors
             values = [exc] * len(batch)
-        except BaseException as exc:  # cancelled: no caller may wait forever
-            for q in batch:
-                if not q.result.done():
-                    q.result.set_exception(StoreUnavailable(type(exc).__name__))
-            raise
         for q, value in zip(batch, values, strict=True):
             if q.result.done():
                 continue  # its caller was cancelled
