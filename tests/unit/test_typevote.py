@@ -1,0 +1,35 @@
+"""The type vote changes types only: a tagger place on a lexicon person's exact multi-word extent."""
+
+from __future__ import annotations
+
+from deid_core.typevote import vote_person_types
+from schemas import PhiType, Span
+
+TEXT = "Spoke with SW Odalys Fenwick today. Florence visited."
+
+
+def _span(word: str, typ: PhiType, source: str) -> Span:
+    start = TEXT.index(word)
+    return Span(start, start + len(word), typ, 0.9, frozenset({source}), "")
+
+
+def test_tagger_organisation_on_a_lexicon_person_becomes_the_person() -> None:
+    tagged = _span("Odalys Fenwick", PhiType.ORGANIZATION, "tagger")
+    lexical = _span("Odalys Fenwick", PhiType.DOCTOR, "lexicon")
+    out = vote_person_types(TEXT, [lexical, tagged])
+    assert [(s.start, s.end, s.type) for s in out] == [(lexical.start, lexical.end, PhiType.DOCTOR)] * 2
+    assert out[1].sources == frozenset({"tagger"})
+
+
+def test_one_word_extents_partial_overlaps_and_person_types_keep_the_tagger_type() -> None:
+    one = [_span("Florence", PhiType.CITY, "tagger"), _span("Florence", PhiType.PATIENT, "lexicon")]
+    assert vote_person_types(TEXT, one)[0].type is PhiType.CITY
+    partial = [_span("SW Odalys Fenwick", PhiType.ORGANIZATION, "tagger"), _span("Odalys Fenwick", PhiType.PATIENT, "lexicon")]
+    assert vote_person_types(TEXT, partial)[0].type is PhiType.ORGANIZATION
+    person = [_span("Odalys Fenwick", PhiType.PATIENT, "tagger"), _span("Odalys Fenwick", PhiType.DOCTOR, "lexicon")]
+    assert vote_person_types(TEXT, person)[0].type is PhiType.PATIENT
+
+
+def test_spans_of_other_detectors_are_never_retyped() -> None:
+    ruled = _span("Odalys Fenwick", PhiType.ORGANIZATION, "rules")
+    assert vote_person_types(TEXT, [ruled, _span("Odalys Fenwick", PhiType.PATIENT, "lexicon")])[0].type is PhiType.ORGANIZATION
