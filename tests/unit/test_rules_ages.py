@@ -106,3 +106,39 @@ def test_age_value(text: str, value: int | None) -> None:
 )
 def test_age_in_parentheses_after_a_relative(text: str, expected: set[str]) -> None:
     assert ages(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The baby is 6 weeks old.", {"6"}),
+        ("Twins, 18 months old, at daycare.", {"18"}),
+        ("a 3-day-old girl", {"3"}),
+        ("Her son is 9.", {"9"}),
+        ("His granddaughter was 14 and in school.", {"14"}),
+        ("Grandson, 15, visits on weekends.", {"15"}),
+        ("her brother Tomas, 58, lives nearby", {"58"}),
+        ("three children, ages 4 and 7.", {"4", "7"}),
+        ("children ages 2, 5 and 9 live with her", {"2", "5", "9"}),
+    ],
+)
+def test_ages_of_infants_relatives_and_lists(text: str, expected: set[str]) -> None:
+    assert ages(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "8-week scan was normal.",
+        "Took 4 and 7 tablets.",
+        "Son is 6 feet tall.",
+        "sister, 2 nephews, and a cousin",
+        "Her son, 3 hours late, arrived.",
+    ],
+)
+def test_numbers_near_relatives_and_lists_that_are_no_ages(text: str) -> None:
+    assert ages(text) == set()
+
+
+def test_a_dose_after_an_age_list_is_no_age() -> None:
+    assert ages("ages 4 and 7 mg") == {"4"}

@@ -46,6 +46,8 @@ _RELATIVES = ("daughter", "son", "wife", "husband", "mother", "father", "mom", "
               "niece", "nephew", "grandson", "granddaughter", "grandmother", "grandfather", "cousin",
               "stepdaughter", "stepson", "partner", "spouse", "boyfriend", "girlfriend", "friend", "neighbor",
               "neighbour", "roommate", "sibling", "twin", "child", "baby", "infant", "toddler", "kid")
+# "ages 4 and 7", "ages 2, 5 and 9": the ages after the first of a list that "ages" starts.
+_AGE_LIST_BEFORE = re.compile(r"\bages\s+\d{1,3}(?:\s*(?:,|and|&)\s*\d{1,3})*\s*,?\s*(?:and|&)?\s*$", re.I)
 _DURATION_AFTER = frozenset({"days", "day", "weeks", "week", "wks", "months", "month", "mos", "hours", "hrs", "h"})
 
 
@@ -77,6 +79,10 @@ def _valid_age_sex(text: str, m: re.Match[str]) -> bool:
     return True
 
 
+def _after_age_list(text: str, m: re.Match[str]) -> bool:
+    return _plausible(text, m) and _AGE_LIST_BEFORE.search(text, max(0, m.start() - 40), m.start()) is not None
+
+
 def age_patterns() -> list[Pattern]:
     a = PhiType.AGE
     return [
@@ -105,17 +111,37 @@ def age_patterns() -> list[Pattern]:
             rf"{word_start(('turned', 'turns', 'turning'))}\s+(?P<age>{_DIGITS_AGE}|{_WORD_NUMBER})(?![\w/])",
             a, score=0.8, group="age", flags=0, validate=_valid_age_cue, explain=_explain,
         ),
+        # "6 weeks old", "18 months old", "3-day-old": an infant's age in days, weeks or months (the
+        # number only, as for years; "8-week scan" has no "old" and is a span of time).
+        Pattern(
+            "age_infant",
+            rf"(?P<age>{_AGE_LEFT}\d?)[\s\-]*(?i:days?|d|weeks?|wks?|wk|months?|mos?|mo)[\s\-]*(?i:old)\b",
+            a, score=0.9, group="age", flags=0, validate=_plausible, explain=_explain, gate=("old",),
+        ),
+        # "ages 4 and 7": the later ages of a list whose first "age_cue" takes.
+        Pattern(
+            "age_list",
+            r"(?:,|\band|&)\s*(?P<age>\d{1,3})(?!\d|[/.:,]\d|\s*(?i:%|mg|kg|lb|cm|mm|ml)\b)",
+            a, score=0.8, group="age", flags=0, validate=_after_age_list, explain=_explain, gate=("ages",),
+        ),
+        # "grandson, 15, visits", "her brother Tomas, 58, lives": a relative (and a name) set off by
+        # commas, then the age alone between commas.
+        Pattern(
+            "age_relative_commas",
+            rf"{word_start(_RELATIVES)}(?:\s+[A-Z][a-z'\-]+){{0,2}}\s*,\s*(?P<age>{_DIGITS_AGE}),",
+            a, score=0.75, group="age", flags=0, validate=_plausible, explain=_explain,
+        ),
         # "her 80th birthday".
         Pattern(
             "age_birthday",
             rf"(?P<age>{_AGE_LEFT}\d{{0,2}})(?:st|nd|rd|th)\s+(?i:birthday|bday)",
             a, score=0.85, group="age", flags=0, validate=_plausible, explain=_explain,
         ),
-        # "she is 67.", "who is 91 and lives alone": a bare number after a person and "is", then a
+        # "she is 67.", "who is 91 and lives alone", "daughter is 9.": a bare number after a person and "is", then a
         # sentence end or a conjunction (a number followed by anything else is a measure).
         Pattern(
             "age_is",
-            rf"{word_start(('she', 'he', 'who', 'patient', 'pt', 'they'))}\s+(?i:is|was)\s+(?:now\s+)?"
+            rf"{word_start(('she', 'he', 'who', 'patient', 'pt', 'they', *_RELATIVES))}\s+(?i:is|was)\s+(?:now\s+)?"
             rf"(?P<age>{_DIGITS_AGE}|{_WORD_NUMBER})(?=\s*(?:[.,;)]|$|\s(?i:and|but|with|now|today)\b))",
             a, score=0.75, group="age", flags=0, validate=_plausible, explain=_explain,
         ),
