@@ -9,8 +9,9 @@ but it does know that a first name followed by a surname-like word is a person, 
 replaced by a hospital's surrogate reads wrong and is scored as a missed name.
 
 Invariant: only types change, never extents. A tagger span of a place or organisation type takes the
-person type of a lexicon span with exactly its extent when that extent is two or more words; a
-one-word span (``Florence``, ``Rowan``) is as likely a place as a person, so the tagger keeps it.
+person type of a lexicon span with exactly its extent when that extent is two or more words, or when
+the lexicon found it after a cue (``neighbour Florence``); a one-word span without a cue (``Florence``,
+``Rowan``) is as likely a place as a person, so the tagger keeps it.
 """
 
 from __future__ import annotations
@@ -27,12 +28,14 @@ PLACE_TYPES: frozenset[PhiType] = frozenset({
 })
 TAGGER = "tagger"
 LEXICON = "lexicon"
+CUED = 0.8
+"""The lexicon detector's score for a name found after a cue (a title, a relation, a staff role)."""
 
 
 def vote_person_types(text: str, spans: Sequence[Span]) -> list[Span]:
     """``spans`` with tagger place types replaced by the lexicon's person type on identical multi-word extents."""
-    persons: dict[tuple[int, int], PhiType] = {
-        (s.start, s.end): s.type for s in spans if LEXICON in s.sources and s.type in PERSON_TYPES
+    persons: dict[tuple[int, int], Span] = {
+        (s.start, s.end): s for s in spans if LEXICON in s.sources and s.type in PERSON_TYPES
     }
     if not persons:
         return list(spans)
@@ -43,8 +46,8 @@ def vote_person_types(text: str, spans: Sequence[Span]) -> list[Span]:
             person is not None
             and s.sources == {TAGGER}
             and s.type in PLACE_TYPES
-            and len(text[s.start : s.end].split()) >= 2
+            and (len(text[s.start : s.end].split()) >= 2 or person.score >= CUED)
         ):
-            s = replace(s, type=person)
+            s = replace(s, type=person.type)
         out.append(s)
     return out

@@ -8,9 +8,9 @@ from schemas import PhiType, Span
 TEXT = "Spoke with SW Odalys Fenwick today. Florence visited."
 
 
-def _span(word: str, typ: PhiType, source: str) -> Span:
+def _span(word: str, typ: PhiType, source: str, score: float = 0.9) -> Span:
     start = TEXT.index(word)
-    return Span(start, start + len(word), typ, 0.9, frozenset({source}), "")
+    return Span(start, start + len(word), typ, score, frozenset({source}), "")
 
 
 def test_tagger_organisation_on_a_lexicon_person_becomes_the_person() -> None:
@@ -22,7 +22,7 @@ def test_tagger_organisation_on_a_lexicon_person_becomes_the_person() -> None:
 
 
 def test_one_word_extents_partial_overlaps_and_person_types_keep_the_tagger_type() -> None:
-    one = [_span("Florence", PhiType.CITY, "tagger"), _span("Florence", PhiType.PATIENT, "lexicon")]
+    one = [_span("Florence", PhiType.CITY, "tagger"), _span("Florence", PhiType.PATIENT, "lexicon", 0.6)]
     assert vote_person_types(TEXT, one)[0].type is PhiType.CITY
     partial = [_span("SW Odalys Fenwick", PhiType.ORGANIZATION, "tagger"), _span("Odalys Fenwick", PhiType.PATIENT, "lexicon")]
     assert vote_person_types(TEXT, partial)[0].type is PhiType.ORGANIZATION
@@ -33,3 +33,8 @@ def test_one_word_extents_partial_overlaps_and_person_types_keep_the_tagger_type
 def test_spans_of_other_detectors_are_never_retyped() -> None:
     ruled = _span("Odalys Fenwick", PhiType.ORGANIZATION, "rules")
     assert vote_person_types(TEXT, [ruled, _span("Odalys Fenwick", PhiType.PATIENT, "lexicon")])[0].type is PhiType.ORGANIZATION
+
+
+def test_a_one_word_name_after_a_cue_takes_the_person_type() -> None:
+    cued = [_span("Florence", PhiType.CITY, "tagger"), _span("Florence", PhiType.PATIENT, "lexicon", 0.8)]
+    assert vote_person_types(TEXT, cued)[0].type is PhiType.PATIENT
