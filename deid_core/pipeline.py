@@ -16,7 +16,7 @@ from deid_core.detect.base import Detector
 from deid_core.hygiene import SpanHygiene, build_hygiene
 from deid_core.merge import Merger, SpanMerger
 from deid_core.tagger.base import Tagger
-from deid_core.typevote import vote_person_types
+from deid_core.typevote import TypeVote, build_type_vote
 from schemas import DeidentifiedNote, EnrichedNote, Span
 
 if TYPE_CHECKING:
@@ -42,6 +42,7 @@ class DetectionPipeline:
     tagger: Tagger | None = None
     merger: Merger = field(default_factory=SpanMerger)
     hygiene: SpanHygiene = field(default_factory=build_hygiene)
+    type_vote: TypeVote = field(default_factory=build_type_vote)
 
     def detect_local(self, note: EnrichedNote) -> list[Span]:
         found: list[Span] = []
@@ -56,7 +57,7 @@ class DetectionPipeline:
     def combine(self, note: EnrichedNote, local: Sequence[Span], tagged: Sequence[Span]) -> list[Span]:
         """The note's final spans from its local detectors' and the tagger's: hygiene, type vote, merge."""
         clean = self.hygiene.clean(note.text, [*local, *tagged])
-        return self.merger.merge(vote_person_types(note.text, clean), note.text)
+        return self.merger.merge(self.type_vote.vote(note.text, clean), note.text)
 
     def _merge_all(self, notes: Sequence[EnrichedNote], local: Sequence[list[Span]], tagged: Sequence[list[Span]]) -> list[list[Span]]:
         return [self.combine(note, found, extra) for note, found, extra in zip(notes, local, tagged, strict=True)]

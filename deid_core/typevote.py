@@ -1,24 +1,34 @@
-"""Type vote: a name the lexicon reads as a person keeps a person type when the tagger calls it a place.
+"""Type vote: names the lexicon reads as people keep a person type when the tagger calls them a place.
 
 The merger ranks sources, not types, so where the tagger and the lexicon detector find the same words
 the tagger's type wins (it reads context; the lexicon guesses the subtype from a cue at best). One
 confusion is systematic on text the training corpus did not write: a first name and a surname after a
 role word or a field label (``SW Benedikt Arne``, ``Pharmacist: Anjali Menon-Reid``, ``From: Dorothea
-Okwuosa``) tagged ORGANIZATION or another place type. A name list cannot tell a daughter from a doctor,
-but it does know that a first name followed by a surname-like word is a person, and a person's name
-replaced by a hospital's surrogate reads wrong and is scored as a missed name.
+Okwuosa``), or two first names joined by ``and`` (``Ingrid and Lars``), tagged ORGANIZATION or another
+place type. A name list cannot tell a daughter from a doctor, but it does know that a first name and a
+surname-like word are a person, and a person's name replaced by a hospital's surrogate reads wrong and
+is scored as a missed name.
 
 Invariant: only types change, never extents. A tagger span of a place or organisation type takes the
-person type of a lexicon span with exactly its extent when that extent is two or more words, or when
-the lexicon found it after a cue (``neighbour Florence``); a one-word span without a cue (``Florence``,
-``Rowan``) is as likely a place as a person, so the tagger keeps it.
+person type of the lexicon's person spans when
+
+* one lexicon span has exactly its extent and was found after a cue (``neighbour Florence``), or
+* it has two or more words, the lexicon's person spans cover each of them but the conjunctions, and
+  nothing in it says place or firm: no comma (``Martin, Roman and Ellis``), no first word that starts
+  place names (``West``, ``El``, ``Lake``), no last word that ends the names of facilities, schools
+  or firms (``General``, ``High``, ``Partners``); all of these are data in the lexicon's cues.
+
+A one-word span without a cue (``Florence``, ``Rowan``) is as likely a place as a person, so the tagger
+keeps it.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
+from deid_core.lexicon import Lexicons, load_lexicons
 from schemas import PhiType, Span
 
 PERSON_TYPES: frozenset[PhiType] = frozenset({PhiType.PATIENT, PhiType.DOCTOR})
@@ -30,24 +40,46 @@ TAGGER = "tagger"
 LEXICON = "lexicon"
 CUED = 0.8
 """The lexicon detector's score for a name found after a cue (a title, a relation, a staff role)."""
+_CONJUNCTIONS = frozenset({"and", "&"})
+_WORD = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*|&")
 
 
-def vote_person_types(text: str, spans: Sequence[Span]) -> list[Span]:
-    """``spans`` with tagger place types replaced by the lexicon's person type on identical multi-word extents."""
-    persons: dict[tuple[int, int], Span] = {
-        (s.start, s.end): s for s in spans if LEXICON in s.sources and s.type in PERSON_TYPES
-    }
-    if not persons:
-        return list(spans)
-    out: list[Span] = []
-    for s in spans:
-        person = persons.get((s.start, s.end))
-        if (
-            person is not None
-            and s.sources == {TAGGER}
-            and s.type in PLACE_TYPES
-            and (len(text[s.start : s.end].split()) >= 2 or person.score >= CUED)
-        ):
-            s = replace(s, type=person.type)
-        out.append(s)
-    return out
+@dataclass(frozen=True, slots=True)
+class TypeVote:
+    """Applies the vote of the module docstring; built once from the lexicons' cue lists."""
+
+    first_words: frozenset[str]
+    last_words: frozenset[str]
+
+    def vote(self, text: str, spans: Sequence[Span]) -> list[Span]:
+        """``spans`` with tagger place types replaced by the lexicon's person type where the vote says so."""
+        persons = [s for s in spans if LEXICON in s.sources and s.type in PERSON_TYPES]
+        if not persons:
+            return list(spans)
+        return [self._voted(text, s, persons) if s.sources == {TAGGER} and s.type in PLACE_TYPES else s for s in spans]
+
+    def _voted(self, text: str, span: Span, persons: Sequence[Span]) -> Span:
+        inside = sorted((p for p in persons if span.start <= p.start and p.end <= span.end), key=lambda p: p.start)
+        if not inside:
+            return span
+        only = inside[0]
+        if len(inside) == 1 and (only.start, only.end) == (span.start, span.end) and only.score >= CUED:
+            return replace(span, type=only.type)
+        words = _WORD.findall(text, span.start, span.end)
+        if len(words) < 2 or "," in text[span.start : span.end]:
+            return span
+        if words[0].lower() in self.first_words or words[-1].lower() in self.last_words:
+            return span
+        covered = all(
+            any(p.start <= m.start() and m.end() <= p.end for p in inside)
+            for m in _WORD.finditer(text, span.start, span.end)
+            if m.group().lower() not in _CONJUNCTIONS
+        )
+        return replace(span, type=only.type) if covered else span
+
+
+def build_type_vote(lexicons: Lexicons | None = None) -> TypeVote:
+    lex = load_lexicons() if lexicons is None else lexicons
+    cues = lex.cues
+    heads = {w for key in ("facility_heads", "organization_heads", "ward_tails") for w in cues[key] if " " not in w}
+    return TypeVote(cues["place_first_words"], frozenset(heads | cues["place_last_words"]))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from deid_core.typevote import vote_person_types
+import pytest
+
+from deid_core.typevote import build_type_vote
 from schemas import PhiType, Span
 
 TEXT = "Spoke with SW Odalys Fenwick today. Florence visited."
+vote_person_types = build_type_vote().vote
 
 
 def _span(word: str, typ: PhiType, source: str, score: float = 0.9) -> Span:
@@ -38,3 +41,26 @@ def test_spans_of_other_detectors_are_never_retyped() -> None:
 def test_a_one_word_name_after_a_cue_takes_the_person_type() -> None:
     cued = [_span("Florence", PhiType.CITY, "tagger"), _span("Florence", PhiType.PATIENT, "lexicon", 0.8)]
     assert vote_person_types(TEXT, cued)[0].type is PhiType.PATIENT
+
+
+def test_two_first_names_joined_by_and_take_the_person_type() -> None:
+    text = "Reviewed with Ingrid and Lars today."
+    def at(word: str, typ: PhiType, source: str) -> Span:
+        start = text.index(word)
+        return Span(start, start + len(word), typ, 0.6, frozenset({source}), "")
+    spans = [at("Ingrid and Lars", PhiType.ORGANIZATION, "tagger"), at("Ingrid", PhiType.PATIENT, "lexicon"),
+             at("Lars", PhiType.PATIENT, "lexicon")]
+    assert vote_person_types(text, spans)[0].type is PhiType.PATIENT
+    half = [spans[0], spans[1]]  # "Lars" not known as a name: the tagger's type stays
+    assert vote_person_types(text, half)[0].type is PhiType.ORGANIZATION
+
+
+@pytest.mark.parametrize(
+    "phrase", ["West Marlowe", "El Salvador", "Maple Hollow High", "Willow Hill General", "Quinn, Martin and Ellis"]
+)
+def test_phrases_that_say_place_or_firm_keep_the_tagger_type(phrase: str) -> None:
+    text = f"She went to {phrase} last year."
+    start = text.index(phrase)
+    tagged = Span(start, start + len(phrase), PhiType.ORGANIZATION, 0.9, frozenset({"tagger"}), "")
+    lexical = Span(start, start + len(phrase), PhiType.PATIENT, 0.6, frozenset({"lexicon"}), "")
+    assert vote_person_types(text, [tagged, lexical])[0].type is PhiType.ORGANIZATION
