@@ -46,8 +46,10 @@ from schemas import TAXONOMY, PhiCategory, PhiType, Span
 
 _TAGGER = "tagger"
 _NUMERIC_DAY_MONTH = re.compile(r"\d{1,2}/\d{1,2}")
-_NEXT_WORD = re.compile(r"[ \t]+([A-Z][\w'’\-]*)")
-_PREV_WORD = re.compile(r"([A-Z][\w'’\-]*)[ \t]+$")
+# One or two spaces: a tab or a wider run is a column gap, and the word beyond it the next field's label
+# ("CASTELLANOS, IMANI      Grade 7"), not the rest of the name.
+_NEXT_WORD = re.compile(r" {1,2}([A-Z][\w'’\-]*)")
+_PREV_WORD = re.compile(r"([A-Z][\w'’\-]*) {1,2}$")
 # Department and specialty words look like surnames to a lexicon (not ordinary English words).
 _NOT_SURNAME_SUFFIX = ("ology", "itis", "ectomy", "otomy", "ostomy", "osis", "emia", "pathy", "scopy", "plasty", "gram", "iatry", "ics")
 # After a number: a gestational age or a span in weeks (not "8-week-old"), or a storey of a building.

@@ -12,7 +12,7 @@ Evidence, strongest first:
   first name followed by a capitalised surname-like word (``Will Okonkwo``), or ``LAST, FIRST``.
 
 A name extends over following initials (``Petra K.``) and capitalised name-like words on the same line
-or across one line break. Possessive ``'s`` stays outside the span. Eponyms (``Braden scale``,
+or across one line break, never across a column gap (``Kettleby      Age``: the next field's label). Possessive ``'s`` stays outside the span. Eponyms (``Braden scale``,
 ``Addison's disease``) and month/weekday abbreviations are not names. Spans are typed DOCTOR after a
 staff cue or ``Dr.``, PATIENT otherwise; the merger lets the tagger's type win where both found it.
 """
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from deid_core.detect.lexical.tokens import Token, TokenView
+from deid_core.detect.lexical.tokens import Token, TokenView, column_gap
 from deid_core.lexicon import Lexicons
 from schemas import EnrichedNote, PhiType, Span
 
@@ -152,7 +152,7 @@ class PeopleDetector:
                 continue  # "from Denver": the places detector types it
             if self._eponym(view, i):
                 continue
-            nxt = toks[i + 1] if i + 1 < len(toks) and view.same_line(i) else None
+            nxt = toks[i + 1] if i + 1 < len(toks) and view.same_field(i) else None
             if not lex.is_word(low):
                 yield tok.start, self._extend(view, i), PhiType.PATIENT, _LEXICON_SCORE, "lexicon=first_name"
             elif nxt is not None and nxt.is_title and self._surname_like(nxt) and not lex.is_word(_bare(nxt)):
@@ -240,7 +240,7 @@ class PeopleDetector:
         j = k
         for _ in range(_MAX_EXTRA):
             gap = view.gap(j)
-            if j + 1 >= len(toks) or gap.count("\n") > 1 or gap.strip(" \t\n") != "":
+            if j + 1 >= len(toks) or gap.count("\n") > 1 or gap.strip(" \t\n") != "" or column_gap(gap):
                 break
             nxt = toks[j + 1]
             if "\n" in gap and not (nxt.is_title and self._surname_like(nxt) and self._lex.is_name(_bare(nxt))):

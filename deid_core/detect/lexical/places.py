@@ -105,7 +105,7 @@ class PlacesDetector:
         caps = toks[head].is_caps  # one style throughout: "ED NOTE Good Samaritan Hospital" is two things
         j = head - 1
         first = None
-        while j >= 0 and head - j <= _MAX_NAME and view.same_line(j):
+        while j >= 0 and head - j <= _MAX_NAME and view.same_field(j):
             t = toks[j]
             if (t.is_caps if caps else t.is_title) and t.low not in self._function:
                 first = j
@@ -213,8 +213,8 @@ class PlacesDetector:
                 if toks[j].low in self._function:
                     break
                 j += 1
-                if toks[j - 1].text.endswith(".") or (j < len(toks) and not view.same_line(j - 1)):
-                    break  # the sentence or the line ends the name
+                if toks[j - 1].text.endswith(".") or (j < len(toks) and not view.same_field(j - 1)):
+                    break  # the sentence, the line or a column gap ends the name
             while j > k and toks[j - 1].low in _CONNECTORS:
                 j -= 1
             if j > k:
