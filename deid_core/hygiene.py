@@ -7,6 +7,8 @@ Invariants after ``SpanHygiene.clean``:
 * **Whole names.** A person span takes the adjacent surname-like word after it and the first name
   before it (``Dr. <span>Okonkwo``, ``Petra <span>Kowalski``), so replacing a first name never leaves
   the surname behind.
+* **No run-ons.** A tagger span of a name, place or organisation is first cut to the PHI in it
+  (``deid_core.trim``): not across a column gap into a label, not over a cue word before the name.
 * **No statistical look-alikes.** Spans of the tagger (the only detector that guesses from shape) are
   dropped when they cannot be PHI:
 
@@ -42,6 +44,7 @@ from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
 from deid_core.lexicon import Lexicons, load_lexicons
 from deid_core.shapes import impossible, no_address
+from deid_core.trim import SpanTrimmer, trimmable
 from schemas import TAXONOMY, PhiCategory, PhiType, Span
 
 _TAGGER = "tagger"
@@ -82,6 +85,7 @@ class SpanHygiene:
     _profession_heads: frozenset[str] = field(init=False, repr=False, compare=False)
 
     _generic_words: frozenset[str] = field(init=False, repr=False, compare=False)
+    _trimmer: SpanTrimmer = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Built once: the last words of the listed occupations ("clerk" of "shipping clerk"), and the
@@ -90,16 +94,19 @@ class SpanHygiene:
         cues = self.lexicons.cues
         heads = (*cues["facility_heads"], *cues["organization_heads"], *cues["ward_tails"])
         object.__setattr__(self, "_generic_words", frozenset(w for p in heads for w in p.split()) | cues["not_names"])
+        object.__setattr__(self, "_trimmer", SpanTrimmer(self.lexicons))
 
     def clean(self, text: str, spans: Sequence[Span]) -> list[Span]:
         out: list[Span] = []
         for span in spans:
-            span = _whole_words(text, span)
-            if _TAGGER in span.sources and len(span.sources) == 1 and self._look_alike(text, span):
-                continue
-            if span.type in _PERSON:
-                span = self._whole_name(text, span)
-            out.append(span)
+            tagger_only = _TAGGER in span.sources and len(span.sources) == 1
+            for piece in self._trimmer.pieces(text, span) if tagger_only and trimmable(span) else (span,):
+                piece = _whole_words(text, piece)
+                if tagger_only and self._look_alike(text, piece):
+                    continue
+                if piece.type in _PERSON:
+                    piece = self._whole_name(text, piece)
+                out.append(piece)
         return self._propagate(text, out)
 
     def _propagate(self, text: str, spans: list[Span]) -> list[Span]:

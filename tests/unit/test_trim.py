@@ -1,0 +1,103 @@
+"""The tagger's over-long spans cut to the PHI inside them (deid_core.trim), through span hygiene.
+Examples invented for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_core.hygiene import build_hygiene
+from deid_core.lexicon import load_lexicons
+from deid_core.trim import SpanTrimmer
+from schemas import PhiType, Span
+
+
+@pytest.fixture(scope="module")
+def trimmer() -> SpanTrimmer:
+    return SpanTrimmer(load_lexicons())
+
+
+def tagged(text: str, value: str, type_: PhiType) -> Span:
+    start = text.index(value)
+    return Span(start, start + len(value), type_, 0.9, frozenset({"tagger"}), "t")
+
+
+def pieces(trimmer: SpanTrimmer, text: str, value: str, type_: PhiType) -> list[tuple[str, str]]:
+    return [(text[s.start : s.end], s.type.value) for s in trimmer.pieces(text, tagged(text, value, type_))]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "type_", "expected"),
+    [
+        ("Agency: Foxhollow Home Care      Agency patient #: 88", "Foxhollow Home Care      Agency", PhiType.ORGANIZATION, "Foxhollow Home Care"),
+        ("Patient: Quenton Ashgrove      Age 77", "Quenton Ashgrove      Age", PhiType.PATIENT, "Quenton Ashgrove"),
+        ("DISPENSING LOG\nMarlowe Drug Mart, 9 Pier Rd", "LOG\nMarlowe Drug Mart", PhiType.ORGANIZATION, "Marlowe Drug Mart"),
+        ("Pt: OKAFOR, BENEDIKT      71 F      DOB 1/1/1953", "OKAFOR, BENEDIKT      71 F", PhiType.PATIENT, "OKAFOR, BENEDIKT"),
+        ("Lives in:      Dunmore", "      Dunmore", PhiType.CITY, "Dunmore"),
+    ],
+)
+def test_a_label_beyond_a_column_gap_or_line_break_is_cut_off(trimmer, text, value, type_, expected) -> None:
+    assert [v for v, _ in pieces(trimmer, text, value, type_)] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "type_"),
+    [
+        ("Seen by Dr. Marguerite\nOstrowski in clinic.", "Marguerite\nOstrowski", PhiType.DOCTOR),  # a name broken by a line
+        ("Occupation: welder\nDriver license on file", "welder\nDriver", PhiType.DOCTOR),  # a role word ends its line
+        ("Dept: Vascular Surgery\nSun 10/12", "Vascular Surgery\nSun", PhiType.DEPARTMENT),  # two ordinary words
+    ],
+)
+def test_nothing_is_cut_without_a_label_or_across_lines_after_a_cue(trimmer, text, value, type_) -> None:
+    assert [v for v, _ in pieces(trimmer, text, value, type_)] == [value]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "type_", "expected"),
+    [
+        ("- Daughter Philippa in Leeds updated.", "Daughter Philippa", PhiType.DOCTOR, [("Philippa", "PATIENT")]),
+        ("Keys handed to courier Desmond at 3 pm.", "courier Desmond", PhiType.USERNAME, [("Desmond", "PATIENT")]),
+        ("Call report to Brookhaven nurse Ifeoma at ext 4.", "Brookhaven nurse Ifeoma", PhiType.ORGANIZATION,
+         [("Brookhaven", "ORGANIZATION"), ("Ifeoma", "DOCTOR")]),
+        ("Phoned Lakeland Mutual Health Plan for auth.", "Phoned Lakeland Mutual Health Plan", PhiType.ORGANIZATION,
+         [("Lakeland Mutual Health Plan", "ORGANIZATION")]),
+        ("Aunt describes Cosimo as withdrawn.", "describes Cosimo", PhiType.PATIENT, [("Cosimo", "PATIENT")]),
+    ],
+)
+def test_a_cue_word_before_the_name_is_cut_off(trimmer, text, value, type_, expected) -> None:
+    assert pieces(trimmer, text, value, type_) == expected
+
+
+def test_an_organisation_named_with_a_role_word_stays_whole(trimmer) -> None:
+    text = "Referred to Visiting Nurse Association of Kent."
+    assert [v for v, _ in pieces(trimmer, text, "Visiting Nurse Association", PhiType.ORGANIZATION)] == ["Visiting Nurse Association"]
+
+
+def test_two_people_joined_by_and_become_two_spans(trimmer) -> None:
+    text = "Coach Desmond Lindqvist and Marisol were told."
+    assert pieces(trimmer, text, "Desmond Lindqvist and Marisol", PhiType.ORGANIZATION) == [
+        ("Desmond Lindqvist", "PATIENT"), ("Marisol", "PATIENT"),
+    ]
+
+
+def test_a_firm_of_partners_stays_one_name(trimmer) -> None:
+    text = "Works at Martin, Gregory and Ellis as a clerk."
+    assert [v for v, _ in pieces(trimmer, text, "Martin, Gregory and Ellis", PhiType.ORGANIZATION)] == ["Martin, Gregory and Ellis"]
+
+
+def test_a_credential_after_a_comma_leaves_the_person(trimmer) -> None:
+    text = "Crew: Oriel Fontaine, Paramedic (cert 12)"
+    assert pieces(trimmer, text, "Oriel Fontaine, Paramedic", PhiType.PATIENT) == [("Oriel Fontaine", "PATIENT")]
+
+
+def test_a_sentence_end_stops_the_lead_trim(trimmer) -> None:
+    text = "read-back by -- wa. Level 4 node."
+    assert [v for v, _ in pieces(trimmer, text, "wa. Level", PhiType.DOCTOR)] == ["wa. Level"]
+
+
+def test_hygiene_trims_only_tagger_spans() -> None:
+    text = "Agency: Foxhollow Home Care      Agency patient"
+    value = "Foxhollow Home Care      Agency"
+    start = text.index(value)
+    lexical = Span(start, start + len(value), PhiType.ORGANIZATION, 0.7, frozenset({"lexicon"}), "l")
+    out = build_hygiene().clean(text, [lexical, tagged(text, value, PhiType.ORGANIZATION)])
+    assert sorted(text[s.start : s.end] for s in out if s.start == start) == ["Foxhollow Home Care", value]
