@@ -26,7 +26,8 @@ Invariants after ``SpanHygiene.clean``:
     ``chuck`` may be a person), an amount of money (``$85``), or text that is not one run of letters,
     digits and ``_ . - @`` whose parts are all ordinary words or abbreviations (``payer UM``). The
     tagger's user names often take a neighbour in (``courier Denny``, ``nia (9``): such a span is kept
-    when one of its parts has a digit or is not an ordinary word;
+    when one of its parts has a digit or is not an ordinary word; a user name with no lower-case letter
+    (``LMP``, ``SCAT5``) or a hyphenated compound of words and initialisms (``ADL-style``) goes;
   - an occupation whose last word is no occupation's head: a job is named by a listed head (``chef``,
     ``clerk``) or an agent noun (``-er``, ``-or``, ``-ist``, ``-ian``, ``-ant``, ``-man``...), so
     ``quiet`` and ``scallop`` go; one with a name or a firm's ending in it (``patterson llc``) stays.
@@ -206,6 +207,12 @@ class SpanHygiene:
         return (lex.is_name(low) and not lex.is_word(low)) or low in lex.cues["organization_heads"]
 
     def _not_a_handle(self, value: str) -> bool:
+        if not any(c.islower() for c in value):
+            return True  # "LMP", "SCAT5": an initialism or a test's name; handles are typed in lower case
+        if _HANDLE.fullmatch(value) and "-" in value and all(
+            self.lexicons.is_word(p) or _abbreviation(p) for p in value.split("-")
+        ):
+            return True  # "ADL-style", "walk-in": a compound of words
         if _HANDLE.fullmatch(value):
             # A first name in a lower-case note ("handed off to chuck") is a person the tagger mistyped.
             low = value.lower()

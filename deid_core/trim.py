@@ -16,6 +16,8 @@ PHI, as zero, one or more spans:
 * **Two people joined by a conjunction** (``Bram Vukovic and Corey``): two PATIENT spans when a first
   name and a surname stand before it and a first name after it.
 * **A credential or occupation after a comma** closing a person (``Jules Baptiste, Paramedic``).
+* **A user name with blanks and an ordinary word in it** (``anion gap 24``, ``handle ritz_cracker_7``):
+  only its parts that look like a handle, and a two-digit ordinal in it as an AGE (``wonderful 70th``).
 
 Only the tagger's spans are trimmed: the other detectors' spans are validated evidence.
 """
@@ -34,6 +36,13 @@ _BREAK = re.compile(r"[ \t]*(?:\t| {3,}|\r?\n)[ \t\r\n]*")
 _WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*|\d+[^\W_]*|[^\s\w]")
 _LETTERS = re.compile(r"[^\W\d_]+")
 _PERSON = frozenset({PhiType.PATIENT, PhiType.DOCTOR})
+# The blank-separated parts of a span; what a handle is made of; an ordinal ("70th").
+_PART = re.compile(r"\S+")
+_HANDLE = re.compile(r"@?[\w.\-]*\w")
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)", re.IGNORECASE)
+_LONG_NUMBER = re.compile(r"\d{5,}")
+# A two-digit ordinal the tagger marked as PHI: a birthday, which is an age ("her 90th").
+_BIRTHDAY = re.compile(r"[1-9]\d(?:st|nd|rd|th)", re.IGNORECASE)
 _CONJUNCTIONS = frozenset({"and", "&"})
 # Role words the shared cue lists lack: "MA" (medical assistant), officers, volunteers.
 _EXTRA_ROLES = frozenset({"ma", "cma", "officer", "volunteer", "trainer", "driver"})
@@ -84,7 +93,8 @@ class SpanTrimmer:
         out: list[Span] = []
         for piece in self._columns(text, span):
             for part in self._after_cue(text, piece):
-                out.extend(self._conjoined(text, self._credential_after(text, part)))
+                for one in self._conjoined(text, self._credential_after(text, part)):
+                    out.extend(self._handles(text, one) if one.type is PhiType.USERNAME else (one,))
         return out
 
     # -- column gaps ----------------------------------------------------------------------------------
@@ -223,6 +233,22 @@ class SpanTrimmer:
         yield replace(_moved(span, words[0].start, words[cut - 1].end), type=kind)
         yield replace(_moved(span, words[cut + 1].start, span.end), type=kind)
 
+    def _handles(self, text: str, span: Span) -> list[Span]:
+        """A user name has no blank: of a tagger user name with an ordinary word in it (``anion gap 24``,
+        ``user kdoyle_22.``) only the parts that look like a handle stay, each a span of its own. Without
+        an ordinary word (``bromhurst 5``, a ward in a lower-case chart) the span is left whole."""
+        parts = [(m.start(), m.start() + len(m.group().rstrip(".,;:!?)"))) for m in _PART.finditer(text, span.start, span.end)]
+        words = [text[a:b] for a, b in parts]
+        if len(parts) < 2 or not any(w.isalpha() and self.lexicons.is_word(w) for w in words):
+            return [span]
+        out: list[Span] = []
+        for (a, b), w in zip(parts, words, strict=True):
+            if _handle_like(w):
+                out.append(_moved(span, a, b))
+            elif _BIRTHDAY.fullmatch(w):
+                out.append(replace(_moved(span, a, b), type=PhiType.AGE))  # "a happy 70th": an age reached
+        return out
+
     def _first_name(self, word: _Word) -> bool:
         return word.text[0].isupper() and word.low in self.lexicons.first_names
 
@@ -251,6 +277,16 @@ def trimmable(span: Span) -> bool:
 
 def _words(text: str, span: Span) -> list[_Word]:
     return [_Word(m.start(), m.end(), m.group()) for m in _WORD.finditer(text, span.start, span.end)]
+
+
+def _handle_like(part: str) -> bool:
+    """Letters, some lower case, with a digit or a ``_ . @`` (``kdoyle_22``, ``m.ortiz``); not an
+    ordinal (``70th``) nor a test's name in capitals (``SCAT5``)."""
+    if _LONG_NUMBER.fullmatch(part):
+        return True  # five digits or more may be an identifier the tagger mistyped; a measure is shorter
+    if not _HANDLE.fullmatch(part) or _ORDINAL.fullmatch(part) or not any(c.islower() for c in part):
+        return False
+    return any(c.isdigit() or c in "_.@" for c in part)
 
 
 def _initialism(word: str) -> bool:

@@ -101,3 +101,29 @@ def test_hygiene_trims_only_tagger_spans() -> None:
     lexical = Span(start, start + len(value), PhiType.ORGANIZATION, 0.7, frozenset({"lexicon"}), "l")
     out = build_hygiene().clean(text, [lexical, tagged(text, value, PhiType.ORGANIZATION)])
     assert sorted(text[s.start : s.end] for s in out if s.start == start) == ["Foxhollow Home Care", value]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "expected"),
+    [
+        ("Serum (sodium gap 19) rising.", "sodium gap 19", []),
+        ("Posts as handle ritz_cracker_7 online.", "handle ritz_cracker_7", [("ritz_cracker_7", "USERNAME")]),
+        ("Portal user kdoyle.22. Reset done.", "user kdoyle.22.", [("kdoyle.22", "USERNAME")]),
+        ("Cheers to a grand 85th next week!", "grand 85th", [("85th", "AGE")]),
+        ("flowsheet - quarrydale 7 - stable", "quarrydale 7", [("quarrydale 7", "USERNAME")]),  # no ordinary word: a ward
+    ],
+)
+def test_a_user_name_with_blanks_keeps_only_its_handle_parts(trimmer, text, value, expected) -> None:
+    assert pieces(trimmer, text, value, PhiType.USERNAME) == expected
+
+
+@pytest.mark.parametrize(("value", "dropped"), [("TUG", True), ("MOCA8", True), ("ADL-style", True), ("kdoyle22", False), ("jo-ann22", False)])
+def test_hygiene_drops_capital_and_compound_user_names(value: str, dropped: bool) -> None:
+    text = f"Noted: {value} today."
+    out = build_hygiene().clean(text, [tagged(text, value, PhiType.USERNAME)])
+    assert (not any(s.type is PhiType.USERNAME for s in out)) is dropped
+
+
+def test_a_long_number_in_a_user_name_with_blanks_stays(trimmer) -> None:
+    text = "Member number 40917733 on file."
+    assert pieces(trimmer, text, "number 40917733", PhiType.USERNAME) == [("40917733", "USERNAME")]
