@@ -78,6 +78,10 @@ _YEAR_CUES = frozenset(
     }
 )
 _SEASONS = ("spring", "summer", "fall", "autumn", "winter")
+# A weekday written before a date is part of it ("Mon 11/4", "Wed, Aug 7"); capitalised or all caps only.
+_WEEKDAY_FORMS = ("Mon(?:day)?", "Tue(?:s(?:day)?)?", "Wed(?:nesday)?", "Thu(?:r(?:s(?:day)?)?)?", "Fri(?:day)?",
+                  "Sat(?:urday)?", "Sun(?:day)?")
+_WEEKDAY_LEAD = "(?:" + "|".join(f"{f[0]}(?<!\\w{f[0]}){f[1:]}" for f in (*_WEEKDAY_FORMS, *(w.upper() for w in _WEEKDAY_FORMS))) + ")"
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 # Multi-word holidays use one literal space so that each gate substring below is a true precondition.
@@ -173,6 +177,14 @@ def _bare_may(text: str, m: re.Match[str]) -> bool:
                        hops=0)
 
 
+def _weekday_date(text: str, m: re.Match[str]) -> bool:
+    """``Thu 4/4``: a plausible month and day after a weekday, which is the date cue a bare ``d/d``
+    needs; not a score (``Fri 3/10 pain``)."""
+    if m["m"] is not None and not _plausible_md(int(m["m"]), int(m["d"])):
+        return False
+    return not followed_by_unit(text, m.end()) and next_word(text, m.end()) not in NOT_DATE_AFTER
+
+
 def date_patterns() -> list[Pattern]:
     """All DATE patterns. Spans may overlap (``March 5, 2014`` also yields ``March``); the merger unions them."""
     d = PhiType.DATE
@@ -233,6 +245,12 @@ def date_patterns() -> list[Pattern]:
         Pattern(
             "date_season_year", rf"{word_start(_SEASONS)}(?:\s+of)?,?\s+{_YEAR}\b", d, score=0.85, flags=0,
             gate=_SEASONS,
+        ),
+        Pattern(
+            "date_weekday_date",
+            rf"{_WEEKDAY_LEAD}\.?,?\s+(?:(?P<m>\d{{1,2}})/(?P<d>\d{{1,2}})(?:/(?:\d{{4}}|\d{{2}}))?{_NUM_RIGHT}"
+            rf"|{_MONTH_LEAD}\.?\s+{_DAY}\b(?:,?\s+{_YEAR4}\b)?)",
+            d, score=0.85, flags=0, validate=_weekday_date,
         ),
         Pattern("date_weekday", rf"{word_start(_WEEKDAYS)}(?i:s)?\b", d, score=0.85, flags=0, gate=("day",)),
         Pattern("date_holiday", rf"{word_start(_HOLIDAYS)}\b", d, score=0.85, flags=0, gate=_HOLIDAY_GATE),
