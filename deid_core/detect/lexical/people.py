@@ -32,6 +32,8 @@ _LEXICON_SCORE = 0.6
 _SKIPPABLE = frozenset({",", ":", "(", "-", "–", "—", "named", "is", "was", "'", '"', "“"})
 _DOCTOR_TITLES = frozenset({"dr", "prof", "doctor"})
 _MAX_EXTRA = 3
+# Titles of people that the shared title list lacks: police and security ranks ("Officer Lund").
+OFFICER_TITLES = frozenset({"officer", "sgt", "sergeant", "deputy", "detective", "trooper", "lt", "captain"})
 _PLACE_PREPOSITIONS = frozenset({"in", "from", "to", "at", "near", "outside", "around", "of", "via"})
 
 
@@ -55,7 +57,7 @@ class PeopleDetector:
         cues = lexicons.cues
         weak = cues["weak_staff"]
         table = [
-            *_phrases(cues["titles"], "title"),
+            *_phrases(cues["titles"] | OFFICER_TITLES, "title"),
             *_phrases(cues["relations"], "relation"),
             *_phrases(cues["staff"] - weak - cues["titles"], "staff"),
             *_phrases(weak, "weak"),

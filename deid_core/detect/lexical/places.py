@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
+from deid_core.detect.lexical.people import OFFICER_TITLES
 from deid_core.detect.lexical.tokens import Token, TokenView
 from deid_core.lexicon import Lexicons
 from schemas import EnrichedNote, PhiType, Span
@@ -31,6 +32,14 @@ _DOSE_WORDS = frozenset({"mg", "mcg", "g", "ml", "units", "bid", "tid", "qid", "
 # "Saint Valery Medical Center (SVMC)": the short form a note defines right after the name.
 _DEFINED = re.compile(r"\s*[(\[]\s*([A-Z]{2,6})\s*[)\]]")
 _CONNECTORS = frozenset({"of", "the", "and", "&", "for", "st", "st.", "saint", "mt", "mount"})
+# Head words the shared cue lists lack: what co-operatives, insurers, ensembles, imaging centres and
+# group practices are called. Lower-case words inside a head ("meals on wheels") need not be capitalised.
+_EXTRA_FACILITY_HEADS = frozenset({"imaging", "associates", "women's health", "radiology associates"})
+_EXTRA_ORGANIZATION_HEADS = frozenset({
+    "co-op", "cooperative", "collaborative", "mutual", "symphony", "orchestra", "meals on wheels",
+    "medical supply", "vna",
+})
+_HEAD_INNER = frozenset({"on", "of", "and", "&", "the", "for"})
 
 
 class PlacesDetector:
@@ -43,11 +52,12 @@ class PlacesDetector:
         # "Foley" is a town in Alabama and a catheter.
         self._not_places = cues["not_names"] | cues["eponyms"]
         self._eponym_heads = cues["place_eponym_heads"]
-        self._facility = _by_last(cues["facility_heads"])
-        self._organization = _by_last(cues["organization_heads"])
+        self._facility = _by_last(cues["facility_heads"] | _EXTRA_FACILITY_HEADS)
+        self._organization = _by_last(cues["organization_heads"] | _EXTRA_ORGANIZATION_HEADS)
         self._org_cues = _by_first(cues["organization_cues"])
         self._ward_tails = cues["ward_tails"]
         self._head_words = frozenset(self._facility) | frozenset(self._organization)
+        self._person_titles = cues["titles"] | OFFICER_TITLES
         self._hospitals = _by_first(lexicons.hospitals)
         self._multiword_places = _by_first(
             frozenset(p for p in (*lexicons.cities, *lexicons.us_states.values(), *lexicons.countries) if " " in p)
@@ -91,7 +101,8 @@ class PlacesDetector:
                 if not n:
                     continue
                 head_start = i - n + 1
-                if not all(t.is_title or t.is_caps for t in toks[head_start : i + 1]):
+                if not all(t.is_title or t.is_caps or (t.low in _HEAD_INNER and head_start < k < i)
+                           for k, t in enumerate(toks[head_start : i + 1], start=head_start)):
                     continue
                 first = self._name_before(view, head_start)
                 if first is None:
@@ -117,6 +128,11 @@ class PlacesDetector:
         # A sentence opens with a capital whatever the word: "Attends Lincoln Elementary".
         while first is not None and first < head - 1 and view.sentence_start(first) and self._lex.is_word(toks[first].low.rstrip("s")):
             first += 1
+        if first is not None and first > 0 and toks[first - 1].low in self._person_titles:
+            # "Officer Brannigan of the Tullis Police Department": a titled person, then "of" the body.
+            inner = [k for k in range(first + 1, head) if toks[k].low in _CONNECTORS and toks[k].low not in {"st", "st.", "saint", "mt", "mount"}]
+            if inner:
+                first = inner[-1] + 1
         if first is not None and toks[first].low in _CONNECTORS:
             return None
         return first
