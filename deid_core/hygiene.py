@@ -14,6 +14,8 @@ Invariants after ``SpanHygiene.clean``:
 
   - a value of a form its type never takes (``deid_core.shapes``: ``called 911``, ``recall 0/5``,
     ``G2P1001``), or one credential after a comma or a parenthesis (``MDiv, BCC``, ``Corey (ATC)``);
+  - a name or place that is a heading in capitals made of ordinary words (``LABOR & DELIVERY``;
+    ``deid_core.lookalikes``);
   - a person that is one letter: a sex after an age (``62 M``) or half of a shorthand (``f/u``);
   - a person or place that is only lower-case ordinary words (``mother-in-<law>``, ``stimulator``);
   - a person that is capitalised ordinary words no name list knows, and initials (``Guidelines``,
@@ -44,6 +46,7 @@ from dataclasses import dataclass, field, replace
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
 from deid_core.lexicon import Lexicons, load_lexicons
+from deid_core.lookalikes import capital_heading
 from deid_core.shapes import impossible, no_address
 from deid_core.trim import SpanTrimmer, trimmable
 from schemas import TAXONOMY, PhiCategory, PhiType, Span
@@ -159,6 +162,8 @@ class SpanHygiene:
         if span.type is PhiType.PROFESSION:
             return not words or not (self._job_head(words[-1]) or any(self._name_or_firm(w) for w in words))
         if category in {PhiCategory.NAME, PhiCategory.LOCATION} and words:
+            if capital_heading(text, span.start, span.end, lex):
+                return True  # "LABOR & DELIVERY - ADMISSION NOTE": a heading
             lowercase_words = all(w.islower() and lex.is_word(w) for w in words)
             if lowercase_words and _in_compound(text, span):
                 return True  # "mother-in-<law>"

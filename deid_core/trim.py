@@ -13,9 +13,10 @@ PHI, as zero, one or more spans:
   is cut off; the name after a relation is a PATIENT, after a staff role a DOCTOR, after another
   occupation a PATIENT; what comes before the cue stays only if it has a word that is no ordinary word
   (``Maplecrest``). Lower-case ordinary words before a person (``describes Tobias``) go too.
-* **Two people joined by a conjunction** (``Bram Vukovic and Corey``): two PATIENT spans when a first
-  name and a surname stand before it and a first name after it.
+* **Two people joined by a conjunction** (``Bram Vukovic and Corey``): two PATIENT spans when two
+  names stand before it and a first name after it.
 * **A credential or occupation after a comma** closing a person (``Jules Baptiste, Paramedic``).
+* **A car after its model year** read as a street (``2016 Honda Civic``): the year alone, as a DATE.
 * **A user name with blanks and an ordinary word in it** (``anion gap 24``, ``handle ritz_cracker_7``):
   only its parts that look like a handle, and a two-digit ordinal in it as an AGE (``wonderful 70th``).
 
@@ -29,6 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from deid_core.lexicon import Lexicons
+from deid_core.lookalikes import model_year
 from schemas import TAXONOMY, PhiCategory, PhiType, Span
 
 # A column gap (tab, three spaces or more) or a line break, with the blanks around it.
@@ -90,6 +92,9 @@ class SpanTrimmer:
     def pieces(self, text: str, span: Span) -> list[Span]:
         """The parts of a tagger span that are PHI (see the module docstring); ``[span]`` when nothing
         is to be cut."""
+        year = model_year(text[span.start : span.end])
+        if year is not None:  # "2016 Honda Civic": the model year is a date, the car no street
+            return [replace(span, start=span.start + year.start(1), end=span.start + year.end(1), type=PhiType.DATE)]
         out: list[Span] = []
         for piece in self._columns(text, span):
             for part in self._after_cue(text, piece):
@@ -193,7 +198,7 @@ class SpanTrimmer:
             return span
         k = 0
         while k < len(words) - 1 and (words[k].text == "," or (
-            words[k].text.islower() and self._ordinary(words[k].text) and not self.lexicons.is_name(words[k].text)
+            words[k].text.islower() and self._ordinary(words[k].text)
         )):
             k += 1
         if k == 0 or not self._name_start(words[k:]):
@@ -218,11 +223,11 @@ class SpanTrimmer:
     # -- conjunctions and credentials -----------------------------------------------------------------
 
     def _conjoined(self, text: str, span: Span) -> Iterator[Span]:
-        """``Bram Vukovic and Corey``: two people when the left is a first name and a surname and the
-        right opens with a first name; a firm's partners (``Martin, Roman and Ellis``) stay one name."""
+        """``Bram Vukovic and Corey``: two people when the left is two names (a known name or no ordinary
+        word, then a capitalised word that is no ordinary word) and the right opens with a first name; a firm's partners (``Martin, Roman and Ellis``) stay one name."""
         words = _words(text, span)
         cut = next((i for i, w in enumerate(words) if w.low in _CONJUNCTIONS), None)
-        if cut != 2 or cut == len(words) - 1 or not self._first_name(words[0]) or not self._first_name(words[3]):
+        if cut != 2 or cut == len(words) - 1 or not self._name_start(words[:1]) or not self._first_name(words[3]):
             yield span
             return
         surname = words[1].text

@@ -127,3 +127,15 @@ def test_hygiene_drops_capital_and_compound_user_names(value: str, dropped: bool
 def test_a_long_number_in_a_user_name_with_blanks_stays(trimmer) -> None:
     text = "Member number 40917733 on file."
     assert pieces(trimmer, text, "number 40917733", PhiType.USERNAME) == [("40917733", "USERNAME")]
+
+
+def test_a_lower_case_surname_word_before_a_lower_case_name_goes(trimmer) -> None:
+    text = "1300 neighbor from church, desmond, dropped off soup."
+    assert pieces(trimmer, text, "church, desmond", PhiType.DOCTOR) == [("desmond", "DOCTOR")]
+
+
+def test_two_people_when_the_first_is_no_listed_first_name(trimmer) -> None:
+    text = "Trainer Tobin Vasquez-Reyes and Marisol were told."
+    assert pieces(trimmer, text, "Tobin Vasquez-Reyes and Marisol", PhiType.ORGANIZATION) == [
+        ("Tobin Vasquez-Reyes", "PATIENT"), ("Marisol", "PATIENT"),
+    ]

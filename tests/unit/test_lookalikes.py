@@ -1,0 +1,56 @@
+"""Cars read as streets and capital headings read as names (deid_core.lookalikes, through hygiene and
+trimming). Examples invented for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_core.hygiene import build_hygiene
+from deid_core.lexicon import load_lexicons
+from deid_core.lookalikes import capital_heading, car_model, model_year
+from schemas import PhiType, Span
+
+
+def tagged(text: str, value: str, type_: PhiType) -> Span:
+    start = text.index(value)
+    return Span(start, start + len(value), type_, 0.9, frozenset({"tagger"}), "t")
+
+
+@pytest.mark.parametrize(
+    ("value", "car"),
+    [("2011 Subaru Outback", True), ("1998 Camry", True), ("2019 Ford F-150", True),
+     ("2016 Ford Road", False), ("212 Honda Lane", False), ("2016 Maple Street", False)],
+)
+def test_car_model(value: str, car: bool) -> None:
+    assert car_model(value) is car
+
+
+def test_a_car_read_as_a_street_keeps_its_model_year_as_a_date() -> None:
+    text = "Driver of a 2013 Toyota Sienna hit a pole."
+    out = build_hygiene().clean(text, [tagged(text, "2013 Toyota Sienna", PhiType.STREET)])
+    assert [(text[s.start : s.end], s.type) for s in out] == [("2013", PhiType.DATE)]
+    assert model_year("2013 Toyota Sienna")[1] == "2013"  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "heading"),
+    [
+        ("OCCUPATIONAL THERAPY & WELLNESS - DAILY NOTE\nPt seen.", "OCCUPATIONAL THERAPY & WELLNESS", True),
+        ("WOUND CARE CONSULT\nSeen.", "WOUND CARE CONSULT", True),
+        ("HOLLOWAY, MARGARET - 71 F\nSeen.", "HOLLOWAY, MARGARET", False),  # a name in capitals
+        ("Seen.\nLA\n", "LA", False),  # one word: may be initials
+        ("Note: WOUND CARE CONSULT today", "WOUND CARE CONSULT", False),  # not at the line start
+        ("WOUND CARE CONSULT today", "WOUND CARE CONSULT", False),  # the line goes on in prose
+    ],
+)
+def test_capital_heading(text: str, value: str, heading: bool) -> None:
+    start = text.index(value)
+    assert capital_heading(text, start, start + len(value), load_lexicons()) is heading
+
+
+def test_hygiene_drops_a_tagger_heading_but_not_a_header_one() -> None:
+    text = "WOUND CARE & SUPPORT - ADMISSION NOTE"
+    value = "WOUND CARE & SUPPORT"
+    header = Span(0, len(value), PhiType.ORGANIZATION, 0.99, frozenset({"header"}), "h")
+    out = build_hygiene().clean(text, [tagged(text, value, PhiType.ORGANIZATION), header])
+    assert [s.sources for s in out] == [frozenset({"header"})]
