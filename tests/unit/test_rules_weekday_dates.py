@@ -40,3 +40,22 @@ def test_a_weekday_joins_the_date_after_it(text: str, expected: str) -> None:
 )
 def test_no_weekday_date_without_a_plausible_date(text: str) -> None:
     assert not any(d[:1].isalpha() and "/" in d for d in dates(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "score"),
+    [
+        ("Screens: GAD-7 4/21 and PHQ-9 11/27 today.", "4/21"),
+        ("Screens: GAD-7 4/21 and PHQ-9 11/27 today.", "11/27"),
+        ("Symptom checklist (BESS2) 7/18 items positive.", "7/18"),
+        ("Knee pain improved from 7/10 to 3/10 this week.", "7/10"),
+        ("Knee pain improved from 7/10 to 3/10 this week.", "3/10"),
+    ],
+)
+def test_a_score_after_a_named_test_or_in_a_range_of_tens_is_no_date(text: str, score: str) -> None:
+    assert score not in dates(text)
+
+
+@pytest.mark.parametrize(("text", "date"), [("Seen on 11/27 in clinic.", "11/27"), ("Labs from 4/21 reviewed.", "4/21")])
+def test_partial_dates_with_a_cue_stay(text: str, date: str) -> None:
+    assert date in dates(text)

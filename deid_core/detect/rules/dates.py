@@ -107,6 +107,24 @@ def line_start(text: str, pos: int) -> bool:
     return line.strip(" \t-*•") == ""
 
 
+# A test or scale named in capitals with a number or a letter ("AUDIT-C", "PHQ-9", "(SCAT5)") right
+# before a fraction: the fraction is its score.
+_TEST_NAME_BEFORE = re.compile(r"\b[A-Z][A-Za-z]*[A-Z](?:-[A-Z0-9]{1,3}|\d{1,2})\)?[ \t:=]*$")
+# Scores out of ten as a range ("from 6/10 to 2/10"): both ends are scores.
+_TEN_RANGE_AFTER = re.compile(r"\s+(?:to|->|-)\s*\d{1,2}/10\b")
+_TEN_RANGE_BEFORE = re.compile(r"\b\d{1,2}/10\s*(?:to|->|-)\s+$")
+
+
+def _score(text: str, m: re.Match[str]) -> bool:
+    """A partial date that is a score: after a named test (``AUDIT-C 1/12``) or one end of a range of
+    scores out of ten (``from 6/10 to 2/10``)."""
+    if _TEST_NAME_BEFORE.search(text, max(0, m.start() - 16), m.start()):
+        return True
+    return m["d"] == "10" and (
+        _TEN_RANGE_AFTER.match(text, m.end()) is not None or _TEN_RANGE_BEFORE.search(text, max(0, m.start() - 12), m.start()) is not None
+    )
+
+
 def _plausible_md(month: int, day: int) -> bool:
     return 1 <= month <= 12 and 1 <= day <= 31
 
@@ -139,7 +157,7 @@ def _valid_partial(text: str, m: re.Match[str]) -> bool:
         return False
     if preceded_by(text, m.start(), NOT_DATE_BEFORE):
         return False
-    if followed_by_unit(text, m.end()) or next_word(text, m.end()) in NOT_DATE_AFTER:
+    if followed_by_unit(text, m.end()) or next_word(text, m.end()) in NOT_DATE_AFTER or _score(text, m):
         return False
     if len(month_s) == 1 and len(day_s) == 1:
         # "3/4", "2/3", "5/5" are usually fractions or grades; only a date cue makes them dates.
