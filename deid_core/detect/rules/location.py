@@ -136,7 +136,8 @@ def location_patterns() -> list[Pattern]:
         Pattern(
             "room_bed",
             # "bed 12B", "bed 4-12" (room 4, bed 12), an emergency department's "bay 3".
-            r"\b(?:bed|bay)[ \t]*(?:\#|no\.?)?[ \t]*(?P<room>\d{1,2}[A-Z]?(?:-\d{1,2}[A-Z]?)?)(?![\w\-/.])",
+            # A full stop may end the sentence after it ("bed 4-12."); a dot before a digit is a decimal.
+            r"\b(?:bed|bay)[ \t]*(?:\#|no\.?)?[ \t]*(?P<room>\d{1,2}[A-Z]?(?:-\d{1,2}[A-Z]?)?)(?![\w\-/]|\.\d)",
             PhiType.ROOM, score=0.6, group="room", validate=_a_bed, gate=("bed", "bay"),
         ),
     ]
