@@ -59,3 +59,16 @@ def test_a_score_after_a_named_test_or_in_a_range_of_tens_is_no_date(text: str, 
 @pytest.mark.parametrize(("text", "date"), [("Seen on 11/27 in clinic.", "11/27"), ("Labs from 4/21 reviewed.", "4/21")])
 def test_partial_dates_with_a_cue_stay(text: str, date: str) -> None:
     assert date in dates(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "date"),
+    [("Therapy notes 3/2 and 3/9 sent.", "3/9"), ("Therapy notes 3/2 and 3/9 sent.", "3/2"), ("Seen on 5/1, 5/8 in clinic.", "5/8"),
+     ("Op note 2/6 attached.", "2/6")],
+)
+def test_a_fraction_listed_after_a_cued_date_is_a_date(text: str, date: str) -> None:
+    assert date in dates(text)
+
+
+def test_a_fraction_listed_after_an_uncued_fraction_is_not() -> None:
+    assert dates("Took 1/2 and 1/4 of the pill.") == set()

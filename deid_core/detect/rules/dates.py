@@ -69,6 +69,7 @@ DATE_CUES = frozenset(
         "after", "before", "starting", "started", "beginning", "ending", "ended", "between", "admitted",
         "discharged", "seen", "visit", "effective", "circa", "around", "approximately", "due", "scheduled",
         "returned", "admission", "discharge", "surgery", "last", "next", "filled", "refilled", "dispensed",
+        "note", "notes",
     }
 )
 _YEAR_CUES = frozenset(
@@ -110,9 +111,18 @@ def line_start(text: str, pos: int) -> bool:
 # A test or scale named in capitals with a number or a letter ("AUDIT-C", "PHQ-9", "(SCAT5)") right
 # before a fraction: the fraction is its score.
 _TEST_NAME_BEFORE = re.compile(r"\b[A-Z][A-Za-z]*[A-Z](?:-[A-Z0-9]{1,3}|\d{1,2})\)?[ \t:=]*$")
+# A month/day fraction and a list joint right before a value ("4/1 and ", "3/2, ").
+_LIST_BEFORE = re.compile(r"(?<![\w/.\-])\d{1,2}/\d{1,2}(?:\s*,\s*|\s+(?:and|or|&)\s+)$")
 # Scores out of ten as a range ("from 6/10 to 2/10"): both ends are scores.
 _TEN_RANGE_AFTER = re.compile(r"\s+(?:to|->|-)\s*\d{1,2}/10\b")
 _TEN_RANGE_BEFORE = re.compile(r"\b\d{1,2}/10\s*(?:to|->|-)\s+$")
+
+
+def _listed_after_cued_date(text: str, start: int) -> bool:
+    """``on 4/1 and 4/2``, ``seen 3/2, 3/9``: the fraction after a conjunction or comma follows one that a
+    date cue introduced."""
+    prev = _LIST_BEFORE.search(text, max(0, start - 24), start)
+    return prev is not None and preceded_by(text, prev.start(), DATE_CUES, hops=0)
 
 
 def _score(text: str, m: re.Match[str]) -> bool:
@@ -160,8 +170,9 @@ def _valid_partial(text: str, m: re.Match[str]) -> bool:
     if followed_by_unit(text, m.end()) or next_word(text, m.end()) in NOT_DATE_AFTER or _score(text, m):
         return False
     if len(month_s) == 1 and len(day_s) == 1:
-        # "3/4", "2/3", "5/5" are usually fractions or grades; only a date cue makes them dates.
-        return preceded_by(text, m.start(), DATE_CUES, hops=0)
+        # "3/4", "2/3", "5/5" are usually fractions or grades; only a date cue makes them dates, or a
+        # cued date that it follows in a list ("notes 4/1 and 4/2").
+        return preceded_by(text, m.start(), DATE_CUES, hops=0) or _listed_after_cued_date(text, m.start())
     if day_s == "10":
         # "6/10" is a pain score unless a date cue precedes it or it opens a line ("9/10 - PTT 57").
         return preceded_by(text, m.start(), DATE_CUES, hops=0) or line_start(text, m.start())
