@@ -16,6 +16,8 @@ PHI, as zero, one or more spans:
 * **Two people joined by a conjunction** (``Bram Vukovic and Corey``): two PATIENT spans when two
   names stand before it and a first name after it.
 * **A credential or occupation after a comma** closing a person (``Jules Baptiste, Paramedic``).
+* **Lower-case ordinary words closing an institution** (``PRMC main lobby``) and **words before an
+  e-mail address's local part** (``e-mail at the library: jo.ng [at] example [dot] com``).
 * **A car after its model year** read as a street (``2016 Honda Civic``): the year alone, as a DATE.
 * **A user name with blanks and an ordinary word in it** (``anion gap 24``, ``handle ritz_cracker_7``):
   only its parts that look like a handle, and a two-digit ordinal in it as an AGE (``wonderful 70th``).
@@ -33,11 +35,21 @@ from deid_core.lexicon import Lexicons
 from deid_core.lookalikes import model_year
 from schemas import TAXONOMY, PhiCategory, PhiType, Span
 
-# A column gap (tab, three spaces or more) or a line break, with the blanks around it.
+# A column gap (tab, three spaces or more) or a line break, with the blanks around it; beside places and
+# institutions also a sentence's end (a full stop after two lower-case letters, so not "St.", then a
+# capital). Not beside people: sign-off initials end a sentence ("-- wa. Level 4 node").
 _BREAK = re.compile(r"[ \t]*(?:\t| {3,}|\r?\n)[ \t\r\n]*")
+_BREAK_OR_SENTENCE = re.compile(rf"{_BREAK.pattern}|(?<=[a-z]{{2}})\.[ \t]+(?=[A-Z])")
 _WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*|\d+[^\W_]*|[^\s\w]")
 _LETTERS = re.compile(r"[^\W\d_]+")
 _PERSON = frozenset({PhiType.PATIENT, PhiType.DOCTOR})
+_INSTITUTIONS = frozenset({PhiType.ORGANIZATION, PhiType.HOSPITAL})
+# An at sign, written or in brackets ("[at]", "(at)"); else a spelled-out " at "; the local part before it.
+_AT_MARK = re.compile(r"@|[\[(]\s*at\s*[\])]", re.IGNORECASE)
+_SPOKEN_AT = re.compile(r"(?<=\S)\s+at\s+(?=\S)", re.IGNORECASE)
+_LOCAL_PART = re.compile(r"[^\s:;,()\[\]<>\"']+\s*$")
+# A spelled-out local part keeps its spelled dots ("kyle dot walton at ...").
+_SPOKEN_LOCAL_PART = re.compile(r"[\w.\-]+(?:\s+dot\s+[\w.\-]+)*\s*$", re.IGNORECASE)
 # The blank-separated parts of a span; what a handle is made of; an ordinal ("70th").
 _PART = re.compile(r"\S+")
 _HANDLE = re.compile(r"@?[\w.\-]*\w")
@@ -92,12 +104,15 @@ class SpanTrimmer:
     def pieces(self, text: str, span: Span) -> list[Span]:
         """The parts of a tagger span that are PHI (see the module docstring); ``[span]`` when nothing
         is to be cut."""
+        if span.type is PhiType.EMAIL:
+            return [self._address_only(text, span)]
         year = model_year(text[span.start : span.end])
         if year is not None:  # "2016 Honda Civic": the model year is a date, the car no street
             return [replace(span, start=span.start + year.start(1), end=span.start + year.end(1), type=PhiType.DATE)]
         out: list[Span] = []
         for piece in self._columns(text, span):
             for part in self._after_cue(text, piece):
+                part = self._trailing_words_cut(text, part)
                 for one in self._conjoined(text, self._credential_after(text, part)):
                     out.extend(self._handles(text, one) if one.type is PhiType.USERNAME else (one,))
         return out
@@ -113,7 +128,8 @@ class SpanTrimmer:
         bounds: list[tuple[int, int]] = []
         line_breaks: set[int] = set()  # ends of separators that hold a line break, and their starts
         pos = start
-        for m in _BREAK.finditer(text, start, end):
+        breaks = _BREAK if span.type in _PERSON else _BREAK_OR_SENTENCE
+        for m in breaks.finditer(text, start, end):
             bounds.append((pos, m.start()))
             if "\n" in m.group():
                 line_breaks.update((m.start(), m.end()))
@@ -254,6 +270,31 @@ class SpanTrimmer:
                 out.append(replace(_moved(span, a, b), type=PhiType.AGE))  # "a happy 70th": an age reached
         return out
 
+    def _trailing_words_cut(self, text: str, span: Span) -> Span:
+        """``PRMC main lobby``, ``Holy Rood Parish rectory``: an institution's name does not end in
+        lower-case ordinary words; they go when a capitalised word stays."""
+        if span.type not in _INSTITUTIONS:
+            return span
+        words = _words(text, span)
+        k = len(words)
+        while k > 1 and words[k - 1].text.isalpha() and words[k - 1].text.islower() and self._ordinary(words[k - 1].text):
+            k -= 1
+        if k == len(words) or not any(w.text[0].isupper() for w in words[:k]):
+            return span
+        return _moved(span, span.start, words[k - 1].end)
+
+    def _address_only(self, text: str, span: Span) -> Span:
+        """``e-mail at the library: jo.ng [at] example [dot] com``: an e-mail address starts at its local
+        part, the run of non-blank characters before the at sign (written, bracketed or spelled)."""
+        value = text[span.start : span.end]
+        marks = list(_AT_MARK.finditer(value)) or list(_SPOKEN_AT.finditer(value))
+        if not marks:
+            return span
+        local = (_LOCAL_PART if _AT_MARK.search(value) else _SPOKEN_LOCAL_PART).search(value, 0, marks[-1].start())
+        if local is None or local.start() == 0:
+            return span
+        return _moved(span, span.start + local.start(), span.end)
+
     def _first_name(self, word: _Word) -> bool:
         return word.text[0].isupper() and word.low in self.lexicons.first_names
 
@@ -276,8 +317,8 @@ class SpanTrimmer:
 
 
 def trimmable(span: Span) -> bool:
-    """The types whose tagger spans are trimmed: names, places and organisations."""
-    return TAXONOMY[span.type].category in {PhiCategory.NAME, PhiCategory.LOCATION}
+    """The types whose tagger spans are trimmed: names, places, organisations and e-mail addresses."""
+    return span.type is PhiType.EMAIL or TAXONOMY[span.type].category in {PhiCategory.NAME, PhiCategory.LOCATION}
 
 
 def _words(text: str, span: Span) -> list[_Word]:

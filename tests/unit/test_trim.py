@@ -139,3 +139,31 @@ def test_two_people_when_the_first_is_no_listed_first_name(trimmer) -> None:
     assert pieces(trimmer, text, "Tobin Vasquez-Reyes and Marisol", PhiType.ORGANIZATION) == [
         ("Tobin Vasquez-Reyes", "PATIENT"), ("Marisol", "PATIENT"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "expected"),
+    [
+        ("You can also e-mail at the office: pia.ruud [at] example [dot] org today.",
+         "e-mail at the office: pia.ruud [at] example [dot] org", "pia.ruud [at] example [dot] org"),
+        ("Reach me at tomas_k@example.net please.", "Reach me at tomas_k@example.net", "tomas_k@example.net"),
+        ("or by e-mail at ines dot vale at example dot com.", "e-mail at ines dot vale at example dot com",
+         "ines dot vale at example dot com"),
+        ("Write to ines@example.com", "ines@example.com", "ines@example.com"),
+    ],
+)
+def test_an_email_starts_at_its_local_part(trimmer, text, value, expected) -> None:
+    assert [v for v, _ in pieces(trimmer, text, value, PhiType.EMAIL)] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "type_", "expected"),
+    [
+        ("Meet at CVMC main entrance; call first.", "CVMC main entrance", PhiType.ORGANIZATION, ["CVMC"]),
+        ("Call St. Anselm Parish office today.", "St. Anselm Parish office", PhiType.ORGANIZATION, ["St. Anselm Parish"]),
+        ("Lives in Harrowby. Transport by van.", "Harrowby. Transport", PhiType.ORGANIZATION, ["Harrowby"]),
+        ("read-back by -- ka. Level 3 node.", "ka. Level", PhiType.DOCTOR, ["ka. Level"]),  # initials end a sentence
+    ],
+)
+def test_trailing_lower_case_words_and_a_sentence_end(trimmer, text, value, type_, expected) -> None:
+    assert [v for v, _ in pieces(trimmer, text, value, type_)] == expected
