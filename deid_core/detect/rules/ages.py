@@ -49,6 +49,10 @@ _RELATIVES = ("daughter", "son", "wife", "husband", "mother", "father", "mom", "
 _DURATION_AFTER = frozenset({"days", "day", "weeks", "week", "wks", "months", "month", "mos", "hours", "hrs", "h"})
 
 
+# Who "will be" an age: a person, the writer or the patient ("I will be 70 on Sunday").
+_WILL_BE_SUBJECTS = ("i", "he", "she", "they", "who", "pt", "patient", "i'll", "he'll", "she'll")
+
+
 def _explain(text: str, m: re.Match[str]) -> str:
     value = age_value(m.group("age"))
     return "age>=90" if value is not None and value >= 90 else ""
@@ -104,6 +108,15 @@ def age_patterns() -> list[Pattern]:
             "age_turned",
             rf"{word_start(('turned', 'turns', 'turning'))}\s+(?P<age>{_DIGITS_AGE}|{_WORD_NUMBER})(?![\w/])",
             a, score=0.8, group="age", flags=0, validate=_valid_age_cue, explain=_explain,
+        ),
+        # "I will be 70 on Easter Sunday", "she'll be 90 next month": the age a person is about to reach,
+        # after a person and before a time word or a sentence end (not "will be 10 minutes late").
+        Pattern(
+            "age_will_be",
+            rf"{word_start(_WILL_BE_SUBJECTS)}"
+            rf"(?i:\s+will)?\s+(?i:be|turn)\s+(?P<age>{_DIGITS_AGE}|{_WORD_NUMBER})"
+            rf"(?=\s*(?:[.,;!)]|$|\s(?i:on|in|next|this|soon|tomorrow|today|years?)\b))",
+            a, score=0.75, group="age", flags=0, validate=_valid_age_cue, explain=_explain,
         ),
         # "her 80th birthday".
         Pattern(
