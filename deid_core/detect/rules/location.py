@@ -115,6 +115,13 @@ def location_patterns() -> list[Pattern]:
         Pattern("zip_after_cue", rf"{word_start(('zip',))}\b(?i:\s*code)?[\s:\#]{{0,4}}(?P<zip>{_ZIP})",
                 PhiType.ZIP, score=0.9, group="zip", flags=0, gate=("zip",)),
         Pattern("street_address", _STREET, PhiType.STREET, score=0.85, flags=0),
+        # The state that issued a plate ("NH plate 8RTW 441", "VT license plate", "MA reg"): a postal code
+        # right before the plate word.
+        Pattern(
+            "state_of_plate",
+            rf"\b(?P<st>{'|'.join(STATE_ABBREVIATIONS)})[ \t]+(?=(?i:license[ \t]+)?(?i:plates?|tags?|reg(?:istration)?)\b)",
+            PhiType.STATE, score=0.8, group="st", flags=0, gate=("plate", "tag", "reg"),
+        ),
         # A numbered road named without a house number ("our Route 9 office", "off Hwy 12"): capitalised,
         # so "route of administration" and "Route: PO" never match.
         Pattern(
