@@ -14,6 +14,7 @@ Invariants after ``SpanHygiene.clean``:
 
   - a value of a form its type never takes (``deid_core.shapes``: ``called 911``, ``recall 0/5``,
     ``G2P1001``), or one credential after a comma or a parenthesis (``MDiv, BCC``, ``Corey (ATC)``);
+  - a name or organisation right after a pet word (``their dog, Rufus``: ``PET_WORDS``);
   - a name or place that is a heading in capitals made of ordinary words (``LABOR & DELIVERY``;
     ``deid_core.lookalikes``);
   - a person that is one letter: a sex after an age (``62 M``) or half of a shorthand (``f/u``);
@@ -43,6 +44,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from deid_core.detect.lexical.people import PET_WORDS
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
 from deid_core.lexicon import Lexicons, load_lexicons
@@ -164,6 +166,9 @@ class SpanHygiene:
         if category in {PhiCategory.NAME, PhiCategory.LOCATION} and words:
             if capital_heading(text, span.start, span.end, lex):
                 return True  # "LABOR & DELIVERY - ADMISSION NOTE": a heading
+            if category is PhiCategory.NAME or span.type is PhiType.ORGANIZATION:
+                if preceded_by(text, span.start, PET_WORDS, hops=1):
+                    return True  # "their dog, Rufus", "two dogs (Pip and Moss)": pets
             lowercase_words = all(w.islower() and lex.is_word(w) for w in words)
             if lowercase_words and _in_compound(text, span):
                 return True  # "mother-in-<law>"

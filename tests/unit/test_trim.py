@@ -167,3 +167,20 @@ def test_an_email_starts_at_its_local_part(trimmer, text, value, expected) -> No
 )
 def test_trailing_lower_case_words_and_a_sentence_end(trimmer, text, value, type_, expected) -> None:
     assert [v for v, _ in pieces(trimmer, text, value, type_)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "type_"),
+    [("Their cat, Marisol, sleeps on the bed.", "Marisol", PhiType.PATIENT), ("Two dogs (Pip and Moss) at home.", "Pip and Moss", PhiType.ORGANIZATION)],
+)
+def test_hygiene_drops_a_pet_named_after_a_pet_word(text: str, value: str, type_: PhiType) -> None:
+    assert build_hygiene().clean(text, [tagged(text, value, type_)]) == []
+
+
+def test_the_lexicon_names_no_pet() -> None:
+    from deid_core.detect.lexical import build_lexicon_detector
+    from schemas import EnrichedNote
+
+    text = "Their dog, Marisol, stays in the yard; daughter Marisol visits."
+    spans = build_lexicon_detector().detect(EnrichedNote("n", text))
+    assert [s.start for s in spans if text[s.start : s.end] == "Marisol"] == [text.rindex("Marisol")]

@@ -23,6 +23,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from deid_core.detect.lexical.tokens import Token, TokenView, column_gap
+from deid_core.detect.rules.context import preceded_by
 from deid_core.lexicon import Lexicons
 from schemas import EnrichedNote, PhiType, Span
 
@@ -32,6 +33,12 @@ _LEXICON_SCORE = 0.6
 _SKIPPABLE = frozenset({",", ":", "(", "-", "–", "—", "named", "is", "was", "'", '"', "“"})
 _DOCTOR_TITLES = frozenset({"dr", "prof", "doctor"})
 _MAX_EXTRA = 3
+# Animals a household names: the name after them is a pet's ("Their dog, Rufus"; "two cats (Pip and Moss)").
+# Not "pet": in capitals it is the scan ("PET read by Hallowell").
+PET_WORDS = frozenset({
+    "dog", "dogs", "cat", "cats", "puppy", "puppies", "kitten", "kittens", "pets", "parrot", "horse",
+    "horses", "rabbit", "hamster", "budgie",
+})
 # Titles of people that the shared title list lacks: police and security ranks ("Officer Lund").
 OFFICER_TITLES = frozenset({"officer", "sgt", "sergeant", "deputy", "detective", "trooper", "lt", "captain"})
 _PLACE_PREPOSITIONS = frozenset({"in", "from", "to", "at", "near", "outside", "around", "of", "via"})
@@ -152,8 +159,8 @@ class PeopleDetector:
                 continue
             if i > 0 and toks[i - 1].low in _PLACE_PREPOSITIONS and (low in lex.cities or low in lex.countries):
                 continue  # "from Denver": the places detector types it
-            if self._eponym(view, i):
-                continue
+            if self._eponym(view, i) or preceded_by(view.text, tok.start, PET_WORDS, hops=1):
+                continue  # "Braden scale"; "their dog, Rufus" (a pet)
             nxt = toks[i + 1] if i + 1 < len(toks) and view.same_field(i) else None
             if not lex.is_word(low):
                 yield tok.start, self._extend(view, i), PhiType.PATIENT, _LEXICON_SCORE, "lexicon=first_name"
