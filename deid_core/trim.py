@@ -18,6 +18,7 @@ PHI, as zero, one or more spans:
 * **A credential or occupation after a comma** closing a person (``Jules Baptiste, Paramedic``).
 * **Lower-case ordinary words closing an institution** (``PRMC main lobby``) and **words before an
   e-mail address's local part** (``e-mail at the library: jo.ng [at] example [dot] com``).
+* **An extension's or pager's word** before a phone's digits (``ext 2241``): the digits alone.
 * **A car after its model year** read as a street (``2016 Honda Civic``): the year alone, as a DATE.
 * **A user name with blanks and an ordinary word in it** (``anion gap 24``, ``handle ritz_cracker_7``):
   only its parts that look like a handle, and a two-digit ordinal in it as an AGE (``wonderful 70th``).
@@ -44,6 +45,8 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*|\d+[^\W_]*|[^\s\w]")
 _LETTERS = re.compile(r"[^\W\d_]+")
 _PERSON = frozenset({PhiType.PATIENT, PhiType.DOCTOR})
 _INSTITUTIONS = frozenset({PhiType.ORGANIZATION, PhiType.HOSPITAL})
+# The word of an extension or pager written apart from its number: only the digits are the phone's.
+_EXTENSION_WORD = re.compile(r"(?i:ext|extension|pager|pgr|beeper)\.?[ \t]*(?:#|no\.?|number)?[ \t]*:?[ \t]*(?=\d)")
 # An at sign, written or in brackets ("[at]", "(at)"); else a spelled-out " at "; the local part before it.
 _AT_MARK = re.compile(r"@|[\[(]\s*at\s*[\])]", re.IGNORECASE)
 _SPOKEN_AT = re.compile(r"(?<=\S)\s+at\s+(?=\S)", re.IGNORECASE)
@@ -106,6 +109,9 @@ class SpanTrimmer:
         is to be cut."""
         if span.type is PhiType.EMAIL:
             return [self._address_only(text, span)]
+        if span.type is PhiType.PHONE:
+            lead = _EXTENSION_WORD.match(text, span.start, span.end)
+            return [_moved(span, lead.end(), span.end) if lead is not None else span]
         year = model_year(text[span.start : span.end])
         if year is not None:  # "2016 Honda Civic": the model year is a date, the car no street
             return [replace(span, start=span.start + year.start(1), end=span.start + year.end(1), type=PhiType.DATE)]
@@ -317,8 +323,9 @@ class SpanTrimmer:
 
 
 def trimmable(span: Span) -> bool:
-    """The types whose tagger spans are trimmed: names, places, organisations and e-mail addresses."""
-    return span.type is PhiType.EMAIL or TAXONOMY[span.type].category in {PhiCategory.NAME, PhiCategory.LOCATION}
+    """The types whose tagger spans are trimmed: names, places, organisations, e-mail addresses and
+    phones (an extension or pager word before the digits: ``ext 2241`` -> ``2241``)."""
+    return span.type in {PhiType.EMAIL, PhiType.PHONE} or TAXONOMY[span.type].category in {PhiCategory.NAME, PhiCategory.LOCATION}
 
 
 def _words(text: str, span: Span) -> list[_Word]:

@@ -184,3 +184,12 @@ def test_the_lexicon_names_no_pet() -> None:
     text = "Their dog, Marisol, stays in the yard; daughter Marisol visits."
     spans = build_lexicon_detector().detect(EnrichedNote("n", text))
     assert [s.start for s in spans if text[s.start : s.end] == "Marisol"] == [text.rindex("Marisol")]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "expected"),
+    [("Reach OT at ext 3318 today.", "ext 3318", "3318"), ("Pager #: 5520 overnight.", "Pager #: 5520", "5520"),
+     ("Call 802-555-0100 ext 12.", "802-555-0100 ext 12", "802-555-0100 ext 12")],
+)
+def test_an_extension_word_before_the_digits_goes(trimmer, text: str, value: str, expected: str) -> None:
+    assert [v for v, _ in pieces(trimmer, text, value, PhiType.PHONE)] == [expected]
