@@ -15,6 +15,7 @@ Invariants after ``SpanHygiene.clean``:
   - a value of a form its type never takes (``deid_core.shapes``: ``called 911``, ``recall 0/5``,
     ``G2P1001``), or one credential after a comma or a parenthesis (``MDiv, BCC``, ``Corey (ATC)``);
   - a name or organisation right after a pet word (``their dog, Rufus``: ``PET_WORDS``);
+  - a name or place that is an instrument's eponym after no title (``by Goldmann``, ``Ashworth 1``);
   - a name or place that is a heading in capitals made of ordinary words (``LABOR & DELIVERY``;
     ``deid_core.lookalikes``);
   - a person that is one letter: a sex after an age (``62 M``) or half of a shorthand (``f/u``);
@@ -48,7 +49,7 @@ from deid_core.detect.lexical.people import PET_WORDS
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
 from deid_core.lexicon import Lexicons, load_lexicons
-from deid_core.lookalikes import capital_heading
+from deid_core.lookalikes import capital_heading, instrument_eponym
 from deid_core.shapes import impossible, no_address
 from deid_core.trim import SpanTrimmer, trimmable
 from schemas import TAXONOMY, PhiCategory, PhiType, Span
@@ -166,6 +167,8 @@ class SpanHygiene:
         if category in {PhiCategory.NAME, PhiCategory.LOCATION} and words:
             if capital_heading(text, span.start, span.end, lex):
                 return True  # "LABOR & DELIVERY - ADMISSION NOTE": a heading
+            if instrument_eponym(value) and not preceded_by(text, span.start, lex.cues["titles"], hops=0):
+                return True  # "IOP by Goldmann", "Modified Ashworth 1"; not "Dr. Tinel"
             if category is PhiCategory.NAME or span.type is PhiType.ORGANIZATION:
                 if preceded_by(text, span.start, PET_WORDS, hops=1):
                     return True  # "their dog, Rufus", "two dogs (Pip and Moss)": pets

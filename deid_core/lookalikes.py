@@ -1,6 +1,6 @@
 """Tagger spans that are things with the shape of a place or a name: a car and its model year read as a
 street number and street (``2011 Subaru Outback``), a section heading in capitals read as an institution
-or a person (``PHYSICAL THERAPY & REHAB``). Used by ``deid_core.hygiene`` on tagger-only spans.
+or a person (``PHYSICAL THERAPY & REHAB``), an instrument's eponym (``Goldmann``, ``Modified Ashworth 1``). Used by ``deid_core.hygiene`` on tagger-only spans.
 """
 
 from __future__ import annotations
@@ -19,6 +19,14 @@ CAR_WORDS = frozenset({
     "prius", "rav4", "rogue", "sentra", "sienna", "silverado", "sonata", "tacoma", "tahoe", "tundra", "wrangler",
     "minivan", "pickup", "sedan", "hatchback",
 })
+# Eponyms that name an instrument, a test or a scale in clinical notes and are seldom anyone's bare name
+# there ("IOP by Goldmann", "Lawton IADL 5/8", "Modified Ashworth 1"). Common surnames (Katz, Berg,
+# Morse, Allen, Wells, Rankin) and cities (Glasgow) are left out: a bare "Katz" may be a person.
+INSTRUMENT_EPONYMS = frozenset({
+    "goldmann", "lawton", "ashworth", "barthel", "tinetti", "snellen", "jamar", "romberg", "babinski",
+    "lachman", "mcmurray", "phalen", "tinel", "finkelstein", "spurling", "braden", "apgar", "karnofsky",
+    "epworth", "ranson", "mallampati", "schober", "trendelenburg",
+})
 # A model year, then one to three words of a make and model.
 _MODEL_YEAR = re.compile(r"(?:19[5-9]\d|20[0-4]\d)\s+([\w\-]+(?:\s+[\w\-]+){0,2})")
 _STREET_WORD = re.compile(r"(?i)\b(?:st|street|rd|road|ave|avenue|blvd|lane|ln|dr|drive|way|ct|court|pl|place|hwy|highway|route|pike|terrace|circle)\b")
@@ -26,6 +34,13 @@ _LETTERS = re.compile(r"[^\W\d_]+")
 _YEAR = re.compile(r"\s*(\d{4})")
 # After a heading: the end of its line, or a dash or colon before its subtitle.
 _HEADING_END = re.compile(r"[ \t]*(?:$|\r?\n|[-–—:])", re.MULTILINE)
+
+
+def instrument_eponym(value: str) -> bool:
+    """A tagger name or place that opens with an instrument's or scale's eponym (``Ashworth 1``,
+    ``Goldmann``): the instrument, not a person or a place."""
+    words = _LETTERS.findall(value)
+    return bool(words) and words[0].lower() in INSTRUMENT_EPONYMS and len(words) <= 2
 
 
 def car_model(value: str) -> bool:

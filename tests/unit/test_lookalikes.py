@@ -54,3 +54,26 @@ def test_hygiene_drops_a_tagger_heading_but_not_a_header_one() -> None:
     header = Span(0, len(value), PhiType.ORGANIZATION, 0.99, frozenset({"header"}), "h")
     out = build_hygiene().clean(text, [tagged(text, value, PhiType.ORGANIZATION), header])
     assert [s.sources for s in out] == [frozenset({"header"})]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "type_", "dropped"),
+    [
+        ("Tone: modified Ashworth 2 at the wrist.", "Ashworth 2", PhiType.DEPARTMENT, True),
+        ("Pressure 14/15 by Goldmann today.", "Goldmann", PhiType.DOCTOR, True),
+        ("Seen with Dr. Tinel in clinic.", "Tinel", PhiType.DOCTOR, False),  # a title: a person
+        ("Seen with Rosalind Okafor today.", "Rosalind Okafor", PhiType.PATIENT, False),
+    ],
+)
+def test_instrument_eponyms(text: str, value: str, type_: PhiType, dropped: bool) -> None:
+    out = build_hygiene().clean(text, [tagged(text, value, type_)])
+    assert (not any(s.type is type_ for s in out)) is dropped
+
+
+def test_the_gazetteer_names_no_instrument_eponym() -> None:
+    from deid_core.detect.lexical import build_lexicon_detector
+    from schemas import EnrichedNote
+
+    text = "Function: Lawton IADL 3/8, Barthel 60."
+    spans = build_lexicon_detector().detect(EnrichedNote("n", text))
+    assert not any(text[s.start : s.end] in {"Lawton", "Barthel"} for s in spans)

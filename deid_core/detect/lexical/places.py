@@ -22,6 +22,7 @@ from collections.abc import Iterator, Sequence
 from deid_core.detect.lexical.people import OFFICER_TITLES
 from deid_core.detect.lexical.tokens import Token, TokenView
 from deid_core.lexicon import Lexicons
+from deid_core.lookalikes import INSTRUMENT_EPONYMS
 from schemas import EnrichedNote, PhiType, Span
 
 SOURCE = "lexicon"
@@ -50,7 +51,7 @@ class PlacesDetector:
         cues = lexicons.cues
         self._function = cues["function_words"]
         # "Foley" is a town in Alabama and a catheter.
-        self._not_places = cues["not_names"] | cues["eponyms"]
+        self._not_places = cues["not_names"] | cues["eponyms"] | INSTRUMENT_EPONYMS
         self._eponym_heads = cues["place_eponym_heads"]
         self._facility = _by_last(cues["facility_heads"] | _EXTRA_FACILITY_HEADS)
         self._organization = _by_last(cues["organization_heads"] | _EXTRA_ORGANIZATION_HEADS)
