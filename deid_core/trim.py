@@ -16,7 +16,7 @@ PHI, as zero, one or more spans:
 * **Two people joined by a conjunction** (``Bram Vukovic and Corey``): two PATIENT spans when two
   names stand before it and a first name after it.
 * **A credential or occupation after a comma** closing a person (``Jules Baptiste, Paramedic``).
-* **Lower-case ordinary words closing an institution** (``PRMC main lobby``) and **words before an
+* **Lower-case words closing an institution** (``PRMC main lobby``) and **words before an
   e-mail address's local part** (``e-mail at the library: jo.ng [at] example [dot] com``).
 * **An extension's or pager's word** before a phone's digits (``ext 2241``): the digits alone.
 * **A car after its model year** read as a street (``2016 Honda Civic``): the year alone, as a DATE.
@@ -278,12 +278,13 @@ class SpanTrimmer:
 
     def _trailing_words_cut(self, text: str, span: Span) -> Span:
         """``PRMC main lobby``, ``Holy Rood Parish rectory``: an institution's name does not end in
-        lower-case ordinary words; they go when a capitalised word stays."""
+        lower-case words (other than a firm's or facility's head, ``inc``); they go when a capitalised
+        word stays."""
         if span.type not in _INSTITUTIONS:
             return span
         words = _words(text, span)
         k = len(words)
-        while k > 1 and words[k - 1].text.isalpha() and words[k - 1].text.islower() and self._ordinary(words[k - 1].text):
+        while k > 1 and words[k - 1].text.isalpha() and words[k - 1].text.islower() and words[k - 1].low not in self._heads:
             k -= 1
         if k == len(words) or not any(w.text[0].isupper() for w in words[:k]):
             return span

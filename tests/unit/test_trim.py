@@ -193,3 +193,12 @@ def test_the_lexicon_names_no_pet() -> None:
 )
 def test_an_extension_word_before_the_digits_goes(trimmer, text: str, value: str, expected: str) -> None:
     assert [v for v, _ in pieces(trimmer, text, value, PhiType.PHONE)] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "expected"),
+    [("Left a message with Calloway Baptist Church vestry staff.", "Calloway Baptist Church vestry", "Calloway Baptist Church"),
+     ("Works at Quarrel Forge inc since May.", "Quarrel Forge inc", "Quarrel Forge inc")],
+)
+def test_closing_lower_case_words_of_an_institution(trimmer, text: str, value: str, expected: str) -> None:
+    assert [v for v, _ in pieces(trimmer, text, value, PhiType.ORGANIZATION)] == [expected]
