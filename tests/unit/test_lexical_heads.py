@@ -59,3 +59,18 @@ def test_a_titled_person_before_of_is_not_part_of_the_body(lexicon, text: str, b
 def test_an_officer_title_names_the_person_after_it(lexicon, text: str, name: str) -> None:
     assert (name, "PATIENT") in found(lexicon, text)
 
+
+
+def test_the_short_form_of_a_saints_facility_spells_the_saint(lexicon) -> None:
+    text = "Admitted to St. Brannoch Medical Center.\nFollow-up: SBMC cardiology clinic."
+    assert ("SBMC", "HOSPITAL") in found(lexicon, text)
+
+
+def test_no_saint_initial_without_a_saint(lexicon) -> None:
+    text = "Admitted to Brannoch Medical Center.\nFollow-up: SBMC cardiology clinic."
+    assert ("SBMC", "HOSPITAL") not in found(lexicon, text)
+
+
+@pytest.mark.parametrize("text", ["Seen at St. Brannoch Medical Center today.", "Seen at Mount Orrel Hospital today."])
+def test_a_facility_named_for_a_saint_or_mount_keeps_its_opening_word(lexicon, text: str) -> None:
+    assert any(v.startswith(("St. Brannoch", "Mount Orrel")) for v, _ in found(lexicon, text))

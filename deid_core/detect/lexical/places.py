@@ -40,6 +40,12 @@ _EXTRA_ORGANIZATION_HEADS = frozenset({
     "co-op", "cooperative", "collaborative", "mutual", "symphony", "orchestra", "meals on wheels",
     "medical supply", "vna",
 })
+# Connectors that may open a name: a saint's or a mountain's ("St. Aldric", "Mount Carmel").
+_NAME_OPENERS = frozenset({"st", "st.", "saint", "mt", "mount"})
+# A saint's name opening a facility's name, inside the span or just before it: its short form spells
+# the "S" ("SAMC" of "St. Aldric Medical Center").
+_SAINT_IN = re.compile(r"(?:St\.?|Saint)\s+")
+_SAINT_BEFORE = re.compile(r"\b(?:St\.?|Saint)\s+$")
 _HEAD_INNER = frozenset({"on", "of", "and", "&", "the", "for"})
 
 
@@ -131,11 +137,11 @@ class PlacesDetector:
             first += 1
         if first is not None and first > 0 and toks[first - 1].low in self._person_titles:
             # "Officer Brannigan of the Tullis Police Department": a titled person, then "of" the body.
-            inner = [k for k in range(first + 1, head) if toks[k].low in _CONNECTORS and toks[k].low not in {"st", "st.", "saint", "mt", "mount"}]
+            inner = [k for k in range(first + 1, head) if toks[k].low in _CONNECTORS and toks[k].low not in _NAME_OPENERS]
             if inner:
                 first = inner[-1] + 1
-        if first is not None and toks[first].low in _CONNECTORS:
-            return None
+        if first is not None and toks[first].low in _CONNECTORS and toks[first].low not in _NAME_OPENERS:
+            return None  # "of Medicine", "the Clinic"; but "St. Aldric Medical Center" opens with its saint
         return first
 
     def _abbreviations(self, view: TokenView, found: list[tuple[int, int, PhiType, str]]) -> Iterator[tuple[int, int, PhiType, str]]:
@@ -150,6 +156,8 @@ class PlacesDetector:
             if len(words) >= 2:
                 initials.setdefault("".join(w[0].upper() for w in words), type_)
                 initials.setdefault("".join(w[0].upper() for w in words[:-1]), type_)  # "SV" of "Saint Valery Hospital"
+            if len(words) >= 2 and (_SAINT_IN.match(text, start, end) or _SAINT_BEFORE.search(text, max(0, start - 8), start)):
+                initials.setdefault("S" + "".join(w[0].upper() for w in words), type_)  # "SAMC" of "St. Aldric Medical Center"
             m = _DEFINED.match(text, end)
             if m is not None:
                 initials.setdefault(m.group(1), type_)
