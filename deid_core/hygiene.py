@@ -34,7 +34,8 @@ Invariants after ``SpanHygiene.clean``:
     (``LMP``, ``SCAT5``) or a hyphenated compound of words and initialisms (``ADL-style``) goes;
   - an occupation whose last word is no occupation's head: a job is named by a listed head (``chef``,
     ``clerk``) or an agent noun (``-er``, ``-or``, ``-ist``, ``-ian``, ``-ant``, ``-man``...), so
-    ``quiet`` and ``scallop`` go; one with a name or a firm's ending in it (``patterson llc``) stays.
+    ``quiet`` and ``scallop`` go; one with a name or a firm's ending in it (``patterson llc``) stays; a
+    student (``nursing student``) goes.
 
 Spans of the header, the rules and the lexicon are never dropped: they are validated evidence.
 """
@@ -82,6 +83,8 @@ _LETTERS_ONLY = re.compile(r"[^\W\d_]+")
 # Endings of agent nouns, the words jobs are named by ("dispatcher", "operator", "florist", "technician",
 # "attendant", "lineman", "auctioneer", "trainee", "midwife"); checked on the last word of a profession.
 _AGENT_ENDINGS = ("er", "or", "ist", "ian", "ant", "ent", "man", "men", "eer", "ee", "wife", "smith", "wright")
+# Those who study: "nursing student" ends in an agent-like word but names no occupation.
+_STUDENTS = frozenset({"student", "students", "pupil", "pupils"})
 _MONEY = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?")
 _PROPAGATED_SCORE = 0.5
 
@@ -163,6 +166,8 @@ class SpanHygiene:
         if span.type is PhiType.USERNAME:
             return self._not_a_handle(value)
         if span.type is PhiType.PROFESSION:
+            if words and words[-1].lower() in _STUDENTS:
+                return True  # "nursing student": a student is no occupation
             return not words or not (self._job_head(words[-1]) or any(self._name_or_firm(w) for w in words))
         if category in {PhiCategory.NAME, PhiCategory.LOCATION} and words:
             if capital_heading(text, span.start, span.end, lex):

@@ -77,3 +77,10 @@ def test_the_gazetteer_names_no_instrument_eponym() -> None:
     text = "Function: Lawton IADL 3/8, Barthel 60."
     spans = build_lexicon_detector().detect(EnrichedNote("n", text))
     assert not any(text[s.start : s.end] in {"Lawton", "Barthel"} for s in spans)
+
+
+@pytest.mark.parametrize(("value", "dropped"), [("nursing student", True), ("law students", True), ("school librarian", False)])
+def test_a_student_is_no_profession(value: str, dropped: bool) -> None:
+    text = f"She is a {value} in town."
+    out = build_hygiene().clean(text, [tagged(text, value, PhiType.PROFESSION)])
+    assert (out == []) is dropped
