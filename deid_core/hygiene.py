@@ -14,7 +14,8 @@ Invariants after ``SpanHygiene.clean``:
 
   - a value of a form its type never takes (``deid_core.shapes``: ``called 911``, ``recall 0/5``,
     ``G2P1001``), or one credential after a comma or a parenthesis (``MDiv, BCC``, ``Corey (ATC)``);
-  - a name or organisation right after a pet word (``their dog, Rufus``: ``PET_WORDS``);
+  - a name or organisation right after a pet word (``their dog, Rufus``: ``PET_WORDS``) or right
+    before a denomination (``Roman Catholic``);
   - a name or place that is an instrument's eponym after no title (``by Goldmann``, ``Ashworth 1``);
   - a name or place that is a heading in capitals made of ordinary words (``LABOR & DELIVERY``;
     ``deid_core.lookalikes``);
@@ -46,7 +47,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from deid_core.detect.lexical.people import PET_WORDS
+from deid_core.detect.lexical.people import DENOMINATIONS, PET_WORDS
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
 from deid_core.lexicon import Lexicons, load_lexicons
@@ -177,6 +178,8 @@ class SpanHygiene:
             if category is PhiCategory.NAME or span.type is PhiType.ORGANIZATION:
                 if preceded_by(text, span.start, PET_WORDS, hops=1):
                     return True  # "their dog, Rufus", "two dogs (Pip and Moss)": pets
+                if next_word(text, span.end).lower() in DENOMINATIONS:
+                    return True  # "Roman Catholic": a church
             lowercase_words = all(w.islower() and lex.is_word(w) for w in words)
             if lowercase_words and _in_compound(text, span):
                 return True  # "mother-in-<law>"

@@ -84,3 +84,12 @@ def test_a_student_is_no_profession(value: str, dropped: bool) -> None:
     text = f"She is a {value} in town."
     out = build_hygiene().clean(text, [tagged(text, value, PhiType.PROFESSION)])
     assert (out == []) is dropped
+
+
+def test_a_first_name_before_a_denomination_is_no_person() -> None:
+    from deid_core.detect.lexical import build_lexicon_detector
+    from schemas import EnrichedNote
+
+    text = "A 70 y/o Roman Catholic widow; her nephew Roman visits."
+    assert [s.start for s in build_lexicon_detector().detect(EnrichedNote("n", text)) if text[s.start : s.end] == "Roman"] == [text.rindex("Roman")]
+    assert build_hygiene().clean(text, [tagged(text, "Roman", PhiType.PATIENT)]) == []

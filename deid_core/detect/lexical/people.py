@@ -39,6 +39,8 @@ PET_WORDS = frozenset({
     "dog", "dogs", "cat", "cats", "puppy", "puppies", "kitten", "kittens", "pets", "parrot", "horse",
     "horses", "rabbit", "hamster", "budgie",
 })
+# Words before which a first name names a church, not a person ("Roman Catholic").
+DENOMINATIONS = frozenset({"catholic", "catholics", "catholicism", "orthodox"})
 # Titles of people that the shared title list lacks: police and security ranks ("Officer Lund").
 OFFICER_TITLES = frozenset({"officer", "sgt", "sergeant", "deputy", "detective", "trooper", "lt", "captain"})
 _PLACE_PREPOSITIONS = frozenset({"in", "from", "to", "at", "near", "outside", "around", "of", "via"})
@@ -161,6 +163,8 @@ class PeopleDetector:
                 continue  # "from Denver": the places detector types it
             if self._eponym(view, i) or preceded_by(view.text, tok.start, PET_WORDS, hops=1):
                 continue  # "Braden scale"; "their dog, Rufus" (a pet)
+            if i + 1 < len(toks) and toks[i + 1].low in DENOMINATIONS:
+                continue  # "Roman Catholic"
             nxt = toks[i + 1] if i + 1 < len(toks) and view.same_field(i) else None
             if not lex.is_word(low):
                 yield tok.start, self._extend(view, i), PhiType.PATIENT, _LEXICON_SCORE, "lexicon=first_name"
