@@ -188,6 +188,8 @@ class SpanTrimmer:
             if i != 0:
                 return [span]
             return [_moved(span, after[0].start, span.end)]
+        while len(after) > 1 and after[0].text.istitle() and self._ordinary(after[0].text) and not self.lexicons.is_name(after[0].text) and self._name_start(after[1:]):
+            after = after[1:]  # "Baby Girl Whitcombe": a word of the role before the name
         if not self._name_start(after) or len(after) > 3 or any(w.low in self._heads for w in after):
             return [span]
         out: list[Span] = []

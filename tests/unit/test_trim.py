@@ -202,3 +202,13 @@ def test_an_extension_word_before_the_digits_goes(trimmer, text: str, value: str
 )
 def test_closing_lower_case_words_of_an_institution(trimmer, text: str, value: str, expected: str) -> None:
     assert [v for v, _ in pieces(trimmer, text, value, PhiType.ORGANIZATION)] == [expected]
+
+
+def test_a_role_word_between_the_cue_and_the_name_goes(trimmer) -> None:
+    text = "Newborn: Baby Boy Whitcombe-Ory, MRN 100."
+    assert pieces(trimmer, text, "Baby Boy Whitcombe-Ory", PhiType.ORGANIZATION) == [("Whitcombe-Ory", "PATIENT")]
+
+
+def test_a_firm_named_with_a_relation_word_stays_whole(trimmer) -> None:
+    text = "Employed by Foster and Sons since 2001."
+    assert [v for v, _ in pieces(trimmer, text, "Foster and Sons", PhiType.ORGANIZATION)] == ["Foster and Sons"]
