@@ -165,7 +165,7 @@ class SpanHygiene:
         if span.type is PhiType.EMAIL and no_address(value):
             return all(lex.is_word(w) for w in words)  # "workers' compensation"; not "harris-morgan"
         if span.type is PhiType.USERNAME:
-            return self._not_a_handle(value)
+            return instrument_eponym(value) or self._not_a_handle(value)  # "Tinel sign": a test
         if span.type is PhiType.PROFESSION:
             if words and words[-1].lower() in _STUDENTS:
                 return True  # "nursing student": a student is no occupation

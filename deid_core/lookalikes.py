@@ -21,9 +21,10 @@ CAR_WORDS = frozenset({
 })
 # Eponyms that name an instrument, a test or a scale in clinical notes and are seldom anyone's bare name
 # there ("IOP by Goldmann", "Lawton IADL 5/8", "Modified Ashworth 1"). Common surnames (Katz, Berg,
-# Morse, Allen, Wells, Rankin) and cities (Glasgow) are left out: a bare "Katz" may be a person.
+# Morse, Allen, Wells, Rankin), first names (Jamar) and cities (Glasgow) are left out: a bare "Katz"
+# may be a person.
 INSTRUMENT_EPONYMS = frozenset({
-    "goldmann", "lawton", "ashworth", "barthel", "tinetti", "snellen", "jamar", "romberg", "babinski",
+    "goldmann", "lawton", "ashworth", "barthel", "tinetti", "snellen", "romberg", "babinski",
     "lachman", "mcmurray", "phalen", "tinel", "finkelstein", "spurling", "braden", "apgar", "karnofsky",
     "epworth", "ranson", "mallampati", "schober", "trendelenburg",
 })

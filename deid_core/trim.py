@@ -263,12 +263,12 @@ class SpanTrimmer:
         yield replace(_moved(span, words[cut + 1].start, span.end), type=kind)
 
     def _handles(self, text: str, span: Span) -> list[Span]:
-        """A user name has no blank: of a tagger user name with an ordinary word in it (``anion gap 24``,
-        ``user kdoyle_22.``) only the parts that look like a handle stay, each a span of its own. Without
+        """A user name has no blank: of a tagger user name with an ordinary word or a name in capitals in
+        it (``anion gap 24``, ``eGFR 38``, ``user kdoyle_22.``) only the parts that look like a handle stay, each a span of its own. Without
         an ordinary word (``bromhurst 5``, a ward in a lower-case chart) the span is left whole."""
         parts = [(m.start(), m.start() + len(m.group().rstrip(".,;:!?)"))) for m in _PART.finditer(text, span.start, span.end)]
         words = [text[a:b] for a, b in parts]
-        if len(parts) < 2 or not any(w.isalpha() and self.lexicons.is_word(w) for w in words):
+        if len(parts) < 2 or not any(w.isalpha() and (self.lexicons.is_word(w) or _capitals(w)) for w in words):
             return [span]
         out: list[Span] = []
         for (a, b), w in zip(parts, words, strict=True):
@@ -343,6 +343,12 @@ def _handle_like(part: str) -> bool:
     if not _HANDLE.fullmatch(part) or _ORDINAL.fullmatch(part) or not any(c.islower() for c in part):
         return False
     return any(c.isdigit() or c in "_.@" for c in part)
+
+
+def _capitals(word: str) -> bool:
+    """A lab's or test's name in capitals, perhaps after one lower-case letter (``eGFR``, ``BUN``, ``pH``
+    is too short to count)."""
+    return len(word) >= 3 and sum(c.isupper() for c in word) >= len(word) - 1
 
 
 def _initialism(word: str) -> bool:

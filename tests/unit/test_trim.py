@@ -212,3 +212,13 @@ def test_a_role_word_between_the_cue_and_the_name_goes(trimmer) -> None:
 def test_a_firm_named_with_a_relation_word_stays_whole(trimmer) -> None:
     text = "Employed by Foster and Sons since 2001."
     assert [v for v, _ in pieces(trimmer, text, "Foster and Sons", PhiType.ORGANIZATION)] == ["Foster and Sons"]
+
+
+@pytest.mark.parametrize(("text", "value"), [("Held (eGFR 41) today.", "eGFR 41"), ("Trend BUN 30 up.", "BUN 30")])
+def test_a_lab_name_in_capitals_and_a_value_is_no_user_name(trimmer, text: str, value: str) -> None:
+    assert pieces(trimmer, text, value, PhiType.USERNAME) == []
+
+
+def test_an_instrument_eponym_is_no_user_name() -> None:
+    text = "Positive (Tinel sign) at wrist."
+    assert build_hygiene().clean(text, [tagged(text, "Tinel sign", PhiType.USERNAME)]) == []
