@@ -16,7 +16,8 @@ PHI, as zero, one or more spans:
 * **Two people joined by a conjunction** (``Bram Vukovic and Corey``): two PATIENT spans when two
   names stand before it and a first name after it.
 * **A credential or occupation after a comma** closing a person (``Jules Baptiste, Paramedic``).
-* **Lower-case words closing an institution** (``PRMC main lobby``) and **words before an
+* **Lower-case words closing an institution** (``PRMC main lobby``), **a payer joined before it**
+  (``Medicare + Granite Shield Health``) and **words before an
   e-mail address's local part** (``e-mail at the library: jo.ng [at] example [dot] com``).
 * **An extension's or pager's word** before a phone's digits (``ext 2241``): the digits alone.
 * **A car after its model year** read as a street (``2016 Honda Civic``): the year alone, as a DATE.
@@ -61,6 +62,7 @@ _LONG_NUMBER = re.compile(r"\d{5,}")
 # A two-digit ordinal the tagger marked as PHI: a birthday, which is an age ("her 90th").
 _BIRTHDAY = re.compile(r"[1-9]\d(?:st|nd|rd|th)", re.IGNORECASE)
 _CONJUNCTIONS = frozenset({"and", "&"})
+_JOINS = frozenset({"+", "/", "&", ","})
 # Role words the shared cue lists lack: "MA" (medical assistant), officers, volunteers.
 _EXTRA_ROLES = frozenset({"ma", "cma", "officer", "volunteer", "trainer", "driver"})
 # Verbs of contact that open a sentence before whom was contacted ("Called Keystone Health Plan").
@@ -118,7 +120,7 @@ class SpanTrimmer:
         out: list[Span] = []
         for piece in self._columns(text, span):
             for part in self._after_cue(text, piece):
-                part = self._trailing_words_cut(text, part)
+                part = self._trailing_words_cut(text, self._leading_never_name_cut(text, part))
                 for one in self._conjoined(text, self._credential_after(text, part)):
                     out.extend(self._handles(text, one) if one.type is PhiType.USERNAME else (one,))
         return out
@@ -291,6 +293,16 @@ class SpanTrimmer:
         if k == len(words) or not any(w.text[0].isupper() for w in words[:k]):
             return span
         return _moved(span, span.start, words[k - 1].end)
+
+    def _leading_never_name_cut(self, text: str, span: Span) -> Span:
+        """``Medicare + Granite Shield Health``: a never-a-name word (a public payer, a credential) and a
+        joining sign before an institution's name are not part of it."""
+        if span.type not in _INSTITUTIONS:
+            return span
+        words = _words(text, span)
+        if len(words) < 3 or words[0].low not in self.lexicons.cues["not_names"] or words[1].text not in _JOINS:
+            return span
+        return _moved(span, words[2].start, span.end)
 
     def _address_only(self, text: str, span: Span) -> Span:
         """``e-mail at the library: jo.ng [at] example [dot] com``: an e-mail address starts at its local

@@ -222,3 +222,12 @@ def test_a_lab_name_in_capitals_and_a_value_is_no_user_name(trimmer, text: str, 
 def test_an_instrument_eponym_is_no_user_name() -> None:
     text = "Positive (Tinel sign) at wrist."
     assert build_hygiene().clean(text, [tagged(text, "Tinel sign", PhiType.USERNAME)]) == []
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("Medicaid / Tolland Valley Health Plan", "Tolland Valley Health Plan"), ("Ardent Mutual Plan", "Ardent Mutual Plan")],
+)
+def test_a_public_payer_joined_before_an_institution_goes(trimmer, value: str, expected: str) -> None:
+    text = f"Insurance: {value} supplement."
+    assert [v for v, _ in pieces(trimmer, text, value, PhiType.ORGANIZATION)] == [expected]
