@@ -44,6 +44,11 @@ def instrument_eponym(value: str) -> bool:
     return bool(words) and words[0].lower() in INSTRUMENT_EPONYMS and len(words) <= 2
 
 
+def is_street_word(word: str) -> bool:
+    """``Road``, ``St``, ``Avenue``: a word that ends a street's name."""
+    return _STREET_WORD.fullmatch(word) is not None
+
+
 def car_model(value: str) -> bool:
     """``2016 Honda Civic``, ``2008 Corolla``: a model year and a car's make or model, no street word."""
     m = _MODEL_YEAR.fullmatch(value.strip())

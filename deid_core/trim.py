@@ -19,6 +19,7 @@ PHI, as zero, one or more spans:
 * **Lower-case words closing an institution** (``PRMC main lobby``), **a payer joined before it**
   (``Medicare + Granite Shield Health``) and **words before an
   e-mail address's local part** (``e-mail at the library: jo.ng [at] example [dot] com``).
+* **A street after an institution** (``Grace Tabernacle on Quarry Road``): two spans, the second a STREET.
 * **An extension's or pager's word** before a phone's digits (``ext 2241``): the digits alone.
 * **A car after its model year** read as a street (``2016 Honda Civic``): the year alone, as a DATE.
 * **A user name with blanks and an ordinary word in it** (``anion gap 24``, ``handle ritz_cracker_7``):
@@ -34,7 +35,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from deid_core.lexicon import Lexicons
-from deid_core.lookalikes import model_year
+from deid_core.lookalikes import is_street_word, model_year
+from deid_core.trim_contacts import address_only, birthday, extension_digits, handle_like
+from deid_core.trim_contacts import moved as _moved
 from schemas import TAXONOMY, PhiCategory, PhiType, Span
 
 # A column gap (tab, three spaces or more) or a line break, with the blanks around it; beside places and
@@ -46,23 +49,11 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*|\d+[^\W_]*|[^\s\w]")
 _LETTERS = re.compile(r"[^\W\d_]+")
 _PERSON = frozenset({PhiType.PATIENT, PhiType.DOCTOR})
 _INSTITUTIONS = frozenset({PhiType.ORGANIZATION, PhiType.HOSPITAL})
-# The word of an extension or pager written apart from its number: only the digits are the phone's.
-_EXTENSION_WORD = re.compile(r"(?i:ext|extension|pager|pgr|beeper)\.?[ \t]*(?:#|no\.?|number)?[ \t]*:?[ \t]*(?=\d)")
-# An at sign, written or in brackets ("[at]", "(at)"); else a spelled-out " at "; the local part before it.
-_AT_MARK = re.compile(r"@|[\[(]\s*at\s*[\])]", re.IGNORECASE)
-_SPOKEN_AT = re.compile(r"(?<=\S)\s+at\s+(?=\S)", re.IGNORECASE)
-_LOCAL_PART = re.compile(r"[^\s:;,()\[\]<>\"']+\s*$")
-# A spelled-out local part keeps its spelled dots ("kyle dot walton at ...").
-_SPOKEN_LOCAL_PART = re.compile(r"[\w.\-]+(?:\s+dot\s+[\w.\-]+)*\s*$", re.IGNORECASE)
-# The blank-separated parts of a span; what a handle is made of; an ordinal ("70th").
+# The blank-separated parts of a span.
 _PART = re.compile(r"\S+")
-_HANDLE = re.compile(r"@?[\w.\-]*\w")
-_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)", re.IGNORECASE)
-_LONG_NUMBER = re.compile(r"\d{5,}")
-# A two-digit ordinal the tagger marked as PHI: a birthday, which is an age ("her 90th").
-_BIRTHDAY = re.compile(r"[1-9]\d(?:st|nd|rd|th)", re.IGNORECASE)
 _CONJUNCTIONS = frozenset({"and", "&"})
 _JOINS = frozenset({"+", "/", "&", ","})
+_STREET_JOINS = frozenset({"on", "at", "off"})
 # Role words the shared cue lists lack: "MA" (medical assistant), officers, volunteers.
 _EXTRA_ROLES = frozenset({"ma", "cma", "officer", "volunteer", "trainer", "driver"})
 # Verbs of contact that open a sentence before whom was contacted ("Called Keystone Health Plan").
@@ -110,10 +101,9 @@ class SpanTrimmer:
         """The parts of a tagger span that are PHI (see the module docstring); ``[span]`` when nothing
         is to be cut."""
         if span.type is PhiType.EMAIL:
-            return [self._address_only(text, span)]
+            return [address_only(text, span)]
         if span.type is PhiType.PHONE:
-            lead = _EXTENSION_WORD.match(text, span.start, span.end)
-            return [_moved(span, lead.end(), span.end) if lead is not None else span]
+            return [extension_digits(text, span)]
         year = model_year(text[span.start : span.end])
         if year is not None:  # "2016 Honda Civic": the model year is a date, the car no street
             return [replace(span, start=span.start + year.start(1), end=span.start + year.end(1), type=PhiType.DATE)]
@@ -122,7 +112,10 @@ class SpanTrimmer:
             for part in self._after_cue(text, piece):
                 part = self._trailing_words_cut(text, self._leading_never_name_cut(text, part))
                 for one in self._conjoined(text, self._credential_after(text, part)):
-                    out.extend(self._handles(text, one) if one.type is PhiType.USERNAME else (one,))
+                    if one.type is PhiType.USERNAME:
+                        out.extend(self._handles(text, one))
+                    else:
+                        out.extend(_street_apart(text, one))
         return out
 
     # -- column gaps ----------------------------------------------------------------------------------
@@ -274,9 +267,9 @@ class SpanTrimmer:
             return [span]
         out: list[Span] = []
         for (a, b), w in zip(parts, words, strict=True):
-            if _handle_like(w):
+            if handle_like(w):
                 out.append(_moved(span, a, b))
-            elif _BIRTHDAY.fullmatch(w):
+            elif birthday(w):
                 out.append(replace(_moved(span, a, b), type=PhiType.AGE))  # "a happy 70th": an age reached
         return out
 
@@ -304,18 +297,6 @@ class SpanTrimmer:
             return span
         return _moved(span, words[2].start, span.end)
 
-    def _address_only(self, text: str, span: Span) -> Span:
-        """``e-mail at the library: jo.ng [at] example [dot] com``: an e-mail address starts at its local
-        part, the run of non-blank characters before the at sign (written, bracketed or spelled)."""
-        value = text[span.start : span.end]
-        marks = list(_AT_MARK.finditer(value)) or list(_SPOKEN_AT.finditer(value))
-        if not marks:
-            return span
-        local = (_LOCAL_PART if _AT_MARK.search(value) else _SPOKEN_LOCAL_PART).search(value, 0, marks[-1].start())
-        if local is None or local.start() == 0:
-            return span
-        return _moved(span, span.start + local.start(), span.end)
-
     def _first_name(self, word: _Word) -> bool:
         return word.text[0].isupper() and word.low in self.lexicons.first_names
 
@@ -337,6 +318,19 @@ class SpanTrimmer:
         return self.lexicons.is_word(word.lower()) and word.lower() not in self.lexicons.first_names
 
 
+def _street_apart(text: str, span: Span) -> list[Span]:
+    """``Grace Tabernacle on Quarry Road``: an institution, then "on", "at" or "off" and capitalised words
+    ending in a street's word, is two things: the institution and its STREET."""
+    if span.type not in _INSTITUTIONS:
+        return [span]
+    words = _words(text, span)
+    for k in range(1, len(words) - 2):
+        after = words[k + 1 :]
+        if words[k].text in _STREET_JOINS and all(w.text[0].isupper() for w in after) and is_street_word(after[-1].text):
+            return [_moved(span, span.start, words[k - 1].end), replace(_moved(span, after[0].start, span.end), type=PhiType.STREET)]
+    return [span]
+
+
 def trimmable(span: Span) -> bool:
     """The types whose tagger spans are trimmed: names, places, organisations, e-mail addresses and
     phones (an extension or pager word before the digits: ``ext 2241`` -> ``2241``)."""
@@ -345,16 +339,6 @@ def trimmable(span: Span) -> bool:
 
 def _words(text: str, span: Span) -> list[_Word]:
     return [_Word(m.start(), m.end(), m.group()) for m in _WORD.finditer(text, span.start, span.end)]
-
-
-def _handle_like(part: str) -> bool:
-    """Letters, some lower case, with a digit or a ``_ . @`` (``kdoyle_22``, ``m.ortiz``); not an
-    ordinal (``70th``) nor a test's name in capitals (``SCAT5``)."""
-    if _LONG_NUMBER.fullmatch(part):
-        return True  # five digits or more may be an identifier the tagger mistyped; a measure is shorter
-    if not _HANDLE.fullmatch(part) or _ORDINAL.fullmatch(part) or not any(c.islower() for c in part):
-        return False
-    return any(c.isdigit() or c in "_.@" for c in part)
 
 
 def _capitals(word: str) -> bool:
@@ -373,7 +357,3 @@ def _strip(text: str, start: int, end: int) -> tuple[int, int]:
     while end > start and text[end - 1].isspace():
         end -= 1
     return start, end
-
-
-def _moved(span: Span, start: int, end: int) -> Span:
-    return span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end)

@@ -231,3 +231,13 @@ def test_an_instrument_eponym_is_no_user_name() -> None:
 def test_a_public_payer_joined_before_an_institution_goes(trimmer, value: str, expected: str) -> None:
     text = f"Insurance: {value} supplement."
     assert [v for v, _ in pieces(trimmer, text, value, PhiType.ORGANIZATION)] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("Hollin Chapel on Tarrow Lane", [("Hollin Chapel", "ORGANIZATION"), ("Tarrow Lane", "STREET")]),
+     ("Bank of Hollin", [("Bank of Hollin", "ORGANIZATION")])],
+)
+def test_a_street_after_an_institution_is_its_own_span(trimmer, value: str, expected) -> None:
+    text = f"Church: {value}. Pastor visits."
+    assert pieces(trimmer, text, value, PhiType.ORGANIZATION) == expected
