@@ -7,11 +7,18 @@ Invariants after ``SpanHygiene.clean``:
 * **Whole names.** A person span takes the adjacent surname-like word after it and the first name
   before it (``Dr. <span>Okonkwo``, ``Petra <span>Kowalski``), so replacing a first name never leaves
   the surname behind.
+* **No run-ons.** A tagger span of a name, place or organisation is first cut to the PHI in it
+  (``deid_core.trim``): not across a column gap into a label, not over a cue word before the name.
 * **No statistical look-alikes.** Spans of the tagger (the only detector that guesses from shape) are
   dropped when they cannot be PHI:
 
   - a value of a form its type never takes (``deid_core.shapes``: ``called 911``, ``recall 0/5``,
     ``G2P1001``), or one credential after a comma or a parenthesis (``MDiv, BCC``, ``Corey (ATC)``);
+  - a name or organisation right after a pet word (``their dog, Rufus``: ``PET_WORDS``) or right
+    before a denomination (``Roman Catholic``);
+  - a name or place that is an instrument's eponym after no title (``by Goldmann``, ``Ashworth 1``);
+  - a name or place that is a heading in capitals made of ordinary words (``LABOR & DELIVERY``;
+    ``deid_core.lookalikes``);
   - a person that is one letter: a sex after an age (``62 M``) or half of a shorthand (``f/u``);
   - a person or place that is only lower-case ordinary words (``mother-in-<law>``, ``stimulator``);
   - a person that is capitalised ordinary words no name list knows, and initials (``Guidelines``,
@@ -24,10 +31,12 @@ Invariants after ``SpanHygiene.clean``:
     ``chuck`` may be a person), an amount of money (``$85``), or text that is not one run of letters,
     digits and ``_ . - @`` whose parts are all ordinary words or abbreviations (``payer UM``). The
     tagger's user names often take a neighbour in (``courier Denny``, ``nia (9``): such a span is kept
-    when one of its parts has a digit or is not an ordinary word;
+    when one of its parts has a digit or is not an ordinary word; a user name with no lower-case letter
+    (``LMP``, ``SCAT5``) or a hyphenated compound of words and initialisms (``ADL-style``) goes;
   - an occupation whose last word is no occupation's head: a job is named by a listed head (``chef``,
     ``clerk``) or an agent noun (``-er``, ``-or``, ``-ist``, ``-ian``, ``-ant``, ``-man``...), so
-    ``quiet`` and ``scallop`` go; one with a name or a firm's ending in it (``patterson llc``) stays.
+    ``quiet`` and ``scallop`` go; one with a name or a firm's ending in it (``patterson llc``) stays; a
+    student (``nursing student``) goes.
 
 Spans of the header, the rules and the lexicon are never dropped: they are validated evidence.
 """
@@ -38,16 +47,21 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from deid_core.detect.lexical.people import DENOMINATIONS, PET_WORDS
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
 from deid_core.lexicon import Lexicons, load_lexicons
+from deid_core.lookalikes import capital_heading, instrument_eponym
 from deid_core.shapes import impossible, no_address
+from deid_core.trim import SpanTrimmer, trimmable
 from schemas import TAXONOMY, PhiCategory, PhiType, Span
 
 _TAGGER = "tagger"
 _NUMERIC_DAY_MONTH = re.compile(r"\d{1,2}/\d{1,2}")
-_NEXT_WORD = re.compile(r"[ \t]+([A-Z][\w'’\-]*)")
-_PREV_WORD = re.compile(r"([A-Z][\w'’\-]*)[ \t]+$")
+# One or two spaces: a tab or a wider run is a column gap, and the word beyond it the next field's label
+# ("CASTELLANOS, IMANI      Grade 7"), not the rest of the name.
+_NEXT_WORD = re.compile(r" {1,2}([A-Z][\w'’\-]*)")
+_PREV_WORD = re.compile(r"([A-Z][\w'’\-]*) {1,2}$")
 # Department and specialty words look like surnames to a lexicon (not ordinary English words).
 _NOT_SURNAME_SUFFIX = ("ology", "itis", "ectomy", "otomy", "ostomy", "osis", "emia", "pathy", "scopy", "plasty", "gram", "iatry", "ics")
 # After a number: a gestational age or a span in weeks (not "8-week-old"), or a storey of a building.
@@ -70,6 +84,8 @@ _LETTERS_ONLY = re.compile(r"[^\W\d_]+")
 # Endings of agent nouns, the words jobs are named by ("dispatcher", "operator", "florist", "technician",
 # "attendant", "lineman", "auctioneer", "trainee", "midwife"); checked on the last word of a profession.
 _AGENT_ENDINGS = ("er", "or", "ist", "ian", "ant", "ent", "man", "men", "eer", "ee", "wife", "smith", "wright")
+# Those who study: "nursing student" ends in an agent-like word but names no occupation.
+_STUDENTS = frozenset({"student", "students", "pupil", "pupils"})
 _MONEY = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?")
 _PROPAGATED_SCORE = 0.5
 
@@ -80,6 +96,7 @@ class SpanHygiene:
     _profession_heads: frozenset[str] = field(init=False, repr=False, compare=False)
 
     _generic_words: frozenset[str] = field(init=False, repr=False, compare=False)
+    _trimmer: SpanTrimmer = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Built once: the last words of the listed occupations ("clerk" of "shipping clerk"), and the
@@ -88,16 +105,19 @@ class SpanHygiene:
         cues = self.lexicons.cues
         heads = (*cues["facility_heads"], *cues["organization_heads"], *cues["ward_tails"])
         object.__setattr__(self, "_generic_words", frozenset(w for p in heads for w in p.split()) | cues["not_names"])
+        object.__setattr__(self, "_trimmer", SpanTrimmer(self.lexicons))
 
     def clean(self, text: str, spans: Sequence[Span]) -> list[Span]:
         out: list[Span] = []
         for span in spans:
-            span = _whole_words(text, span)
-            if _TAGGER in span.sources and len(span.sources) == 1 and self._look_alike(text, span):
-                continue
-            if span.type in _PERSON:
-                span = self._whole_name(text, span)
-            out.append(span)
+            tagger_only = _TAGGER in span.sources and len(span.sources) == 1
+            for piece in self._trimmer.pieces(text, span) if tagger_only and trimmable(span) else (span,):
+                piece = _whole_words(text, piece)
+                if tagger_only and self._look_alike(text, piece):
+                    continue
+                if piece.type in _PERSON:
+                    piece = self._whole_name(text, piece)
+                out.append(piece)
         return self._propagate(text, out)
 
     def _propagate(self, text: str, spans: list[Span]) -> list[Span]:
@@ -145,10 +165,21 @@ class SpanHygiene:
         if span.type is PhiType.EMAIL and no_address(value):
             return all(lex.is_word(w) for w in words)  # "workers' compensation"; not "harris-morgan"
         if span.type is PhiType.USERNAME:
-            return self._not_a_handle(value)
+            return instrument_eponym(value) or self._not_a_handle(value)  # "Tinel sign": a test
         if span.type is PhiType.PROFESSION:
+            if words and words[-1].lower() in _STUDENTS:
+                return True  # "nursing student": a student is no occupation
             return not words or not (self._job_head(words[-1]) or any(self._name_or_firm(w) for w in words))
         if category in {PhiCategory.NAME, PhiCategory.LOCATION} and words:
+            if capital_heading(text, span.start, span.end, lex):
+                return True  # "LABOR & DELIVERY - ADMISSION NOTE": a heading
+            if instrument_eponym(value) and not preceded_by(text, span.start, lex.cues["titles"], hops=0):
+                return True  # "IOP by Goldmann", "Modified Ashworth 1"; not "Dr. Tinel"
+            if category is PhiCategory.NAME or span.type is PhiType.ORGANIZATION:
+                if preceded_by(text, span.start, PET_WORDS, hops=1):
+                    return True  # "their dog, Rufus", "two dogs (Pip and Moss)": pets
+                if next_word(text, span.end).lower() in DENOMINATIONS:
+                    return True  # "Roman Catholic": a church
             lowercase_words = all(w.islower() and lex.is_word(w) for w in words)
             if lowercase_words and _in_compound(text, span):
                 return True  # "mother-in-<law>"
@@ -197,6 +228,12 @@ class SpanHygiene:
         return (lex.is_name(low) and not lex.is_word(low)) or low in lex.cues["organization_heads"]
 
     def _not_a_handle(self, value: str) -> bool:
+        if not any(c.islower() for c in value):
+            return True  # "LMP", "SCAT5": an initialism or a test's name; handles are typed in lower case
+        if _HANDLE.fullmatch(value) and "-" in value and all(
+            self.lexicons.is_word(p) or _abbreviation(p) for p in value.split("-")
+        ):
+            return True  # "ADL-style", "walk-in": a compound of words
         if _HANDLE.fullmatch(value):
             # A first name in a lower-case note ("handed off to chuck") is a person the tagger mistyped.
             low = value.lower()

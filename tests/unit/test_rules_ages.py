@@ -142,3 +142,18 @@ def test_numbers_near_relatives_and_lists_that_are_no_ages(text: str) -> None:
 
 def test_a_dose_after_an_age_list_is_no_age() -> None:
     assert ages("ages 4 and 7 mg") == {"4"}
+
+
+@pytest.mark.parametrize(
+    ("text", "age"),
+    [("Card says: I will be 64 on Labor Day.", "64"), ("She'll be 93 next month.", "93"), ("He will turn 80 this week.", "80")],
+)
+def test_an_age_about_to_be_reached(text: str, age: str) -> None:
+    spans = build_rule_detector().detect(EnrichedNote("t", text))
+    assert age in {text[s.start : s.end] for s in spans if s.type is PhiType.AGE}
+
+
+@pytest.mark.parametrize("text", ["He will be 10 minutes late.", "I will be 2 days away.", "The dose will be 5 mg."])
+def test_a_duration_or_measure_after_will_be_is_no_age(text: str) -> None:
+    spans = build_rule_detector().detect(EnrichedNote("t", text))
+    assert not any(s.type is PhiType.AGE for s in spans)

@@ -100,3 +100,21 @@ def test_numbered_roads(text: str, road: str) -> None:
 
 def test_routes_of_administration_are_no_roads() -> None:
     assert found("Route: IV. Change route of administration; route 2 doses orally.") == set()
+
+
+@pytest.mark.parametrize(("text", "room"), [("Transferred to bed 3-08.", "3-08"), ("In bay 11. Monitor on.", "11")])
+def test_a_bed_at_a_sentence_end(text: str, room: str) -> None:
+    assert (room, PhiType.ROOM) in found(text)
+
+
+def test_a_bed_number_with_a_decimal_is_no_room() -> None:
+    assert not any(t is PhiType.ROOM for _, t in found("Tilt bed 3.5 degrees."))
+
+
+@pytest.mark.parametrize(("text", "state"), [("Drove a sedan, VT plate 4KX 221.", "VT"), ("Car with ME license plate on file.", "ME")])
+def test_the_state_of_a_plate(text: str, state: str) -> None:
+    assert (state, PhiType.STATE) in found(text)
+
+
+def test_capital_words_before_plate_that_are_no_state_stay_untagged() -> None:
+    assert not any(t is PhiType.STATE for _, t in found("Growth PL plate count normal; XX tag removed."))

@@ -12,7 +12,7 @@ Evidence, strongest first:
   first name followed by a capitalised surname-like word (``Will Okonkwo``), or ``LAST, FIRST``.
 
 A name extends over following initials (``Petra K.``) and capitalised name-like words on the same line
-or across one line break. Possessive ``'s`` stays outside the span. Eponyms (``Braden scale``,
+or across one line break, never across a column gap (``Kettleby      Age``: the next field's label). Possessive ``'s`` stays outside the span. Eponyms (``Braden scale``,
 ``Addison's disease``) and month/weekday abbreviations are not names. Spans are typed DOCTOR after a
 staff cue or ``Dr.``, PATIENT otherwise; the merger lets the tagger's type win where both found it.
 """
@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from deid_core.detect.lexical.tokens import Token, TokenView
+from deid_core.detect.lexical.tokens import Token, TokenView, column_gap
+from deid_core.detect.rules.context import preceded_by
 from deid_core.lexicon import Lexicons
 from schemas import EnrichedNote, PhiType, Span
 
@@ -32,6 +33,16 @@ _LEXICON_SCORE = 0.6
 _SKIPPABLE = frozenset({",", ":", "(", "-", "–", "—", "named", "is", "was", "'", '"', "“"})
 _DOCTOR_TITLES = frozenset({"dr", "prof", "doctor"})
 _MAX_EXTRA = 3
+# Animals a household names: the name after them is a pet's ("Their dog, Rufus"; "two cats (Pip and Moss)").
+# Not "pet": in capitals it is the scan ("PET read by Hallowell").
+PET_WORDS = frozenset({
+    "dog", "dogs", "cat", "cats", "puppy", "puppies", "kitten", "kittens", "pets", "parrot", "horse",
+    "horses", "rabbit", "hamster", "budgie",
+})
+# Words before which a first name names a church, not a person ("Roman Catholic").
+DENOMINATIONS = frozenset({"catholic", "catholics", "catholicism", "orthodox"})
+# Titles of people that the shared title list lacks: police and security ranks ("Officer Lund").
+OFFICER_TITLES = frozenset({"officer", "sgt", "sergeant", "deputy", "detective", "trooper", "lt", "captain"})
 _PLACE_PREPOSITIONS = frozenset({"in", "from", "to", "at", "near", "outside", "around", "of", "via"})
 
 
@@ -55,7 +66,7 @@ class PeopleDetector:
         cues = lexicons.cues
         weak = cues["weak_staff"]
         table = [
-            *_phrases(cues["titles"], "title"),
+            *_phrases(cues["titles"] | OFFICER_TITLES, "title"),
             *_phrases(cues["relations"], "relation"),
             *_phrases(cues["staff"] - weak - cues["titles"], "staff"),
             *_phrases(weak, "weak"),
@@ -150,9 +161,11 @@ class PeopleDetector:
                 continue
             if i > 0 and toks[i - 1].low in _PLACE_PREPOSITIONS and (low in lex.cities or low in lex.countries):
                 continue  # "from Denver": the places detector types it
-            if self._eponym(view, i):
-                continue
-            nxt = toks[i + 1] if i + 1 < len(toks) and view.same_line(i) else None
+            if self._eponym(view, i) or preceded_by(view.text, tok.start, PET_WORDS, hops=1):
+                continue  # "Braden scale"; "their dog, Rufus" (a pet)
+            if i + 1 < len(toks) and toks[i + 1].low in DENOMINATIONS:
+                continue  # "Roman Catholic"
+            nxt = toks[i + 1] if i + 1 < len(toks) and view.same_field(i) else None
             if not lex.is_word(low):
                 yield tok.start, self._extend(view, i), PhiType.PATIENT, _LEXICON_SCORE, "lexicon=first_name"
             elif nxt is not None and nxt.is_title and self._surname_like(nxt) and not lex.is_word(_bare(nxt)):
@@ -240,7 +253,7 @@ class PeopleDetector:
         j = k
         for _ in range(_MAX_EXTRA):
             gap = view.gap(j)
-            if j + 1 >= len(toks) or gap.count("\n") > 1 or gap.strip(" \t\n") != "":
+            if j + 1 >= len(toks) or gap.count("\n") > 1 or gap.strip(" \t\n") != "" or column_gap(gap):
                 break
             nxt = toks[j + 1]
             if "\n" in gap and not (nxt.is_title and self._surname_like(nxt) and self._lex.is_name(_bare(nxt))):

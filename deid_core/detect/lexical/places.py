@@ -19,8 +19,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
+from deid_core.detect.lexical.people import OFFICER_TITLES
 from deid_core.detect.lexical.tokens import Token, TokenView
 from deid_core.lexicon import Lexicons
+from deid_core.lookalikes import INSTRUMENT_EPONYMS
 from schemas import EnrichedNote, PhiType, Span
 
 SOURCE = "lexicon"
@@ -31,6 +33,20 @@ _DOSE_WORDS = frozenset({"mg", "mcg", "g", "ml", "units", "bid", "tid", "qid", "
 # "Saint Valery Medical Center (SVMC)": the short form a note defines right after the name.
 _DEFINED = re.compile(r"\s*[(\[]\s*([A-Z]{2,6})\s*[)\]]")
 _CONNECTORS = frozenset({"of", "the", "and", "&", "for", "st", "st.", "saint", "mt", "mount"})
+# Head words the shared cue lists lack: what co-operatives, insurers, ensembles, imaging centres and
+# group practices are called. Lower-case words inside a head ("meals on wheels") need not be capitalised.
+_EXTRA_FACILITY_HEADS = frozenset({"imaging", "associates", "women's health", "radiology associates"})
+_EXTRA_ORGANIZATION_HEADS = frozenset({
+    "co-op", "cooperative", "collaborative", "mutual", "symphony", "orchestra", "meals on wheels",
+    "medical supply", "vna",
+})
+# Connectors that may open a name: a saint's or a mountain's ("St. Aldric", "Mount Carmel").
+_NAME_OPENERS = frozenset({"st", "st.", "saint", "mt", "mount"})
+# A saint's name opening a facility's name, inside the span or just before it: its short form spells
+# the "S" ("SAMC" of "St. Aldric Medical Center").
+_SAINT_IN = re.compile(r"(?:St\.?|Saint)\s+")
+_SAINT_BEFORE = re.compile(r"\b(?:St\.?|Saint)\s+$")
+_HEAD_INNER = frozenset({"on", "of", "and", "&", "the", "for"})
 
 
 class PlacesDetector:
@@ -41,13 +57,14 @@ class PlacesDetector:
         cues = lexicons.cues
         self._function = cues["function_words"]
         # "Foley" is a town in Alabama and a catheter.
-        self._not_places = cues["not_names"] | cues["eponyms"]
+        self._not_places = cues["not_names"] | cues["eponyms"] | INSTRUMENT_EPONYMS
         self._eponym_heads = cues["place_eponym_heads"]
-        self._facility = _by_last(cues["facility_heads"])
-        self._organization = _by_last(cues["organization_heads"])
+        self._facility = _by_last(cues["facility_heads"] | _EXTRA_FACILITY_HEADS)
+        self._organization = _by_last(cues["organization_heads"] | _EXTRA_ORGANIZATION_HEADS)
         self._org_cues = _by_first(cues["organization_cues"])
         self._ward_tails = cues["ward_tails"]
         self._head_words = frozenset(self._facility) | frozenset(self._organization)
+        self._person_titles = cues["titles"] | OFFICER_TITLES
         self._hospitals = _by_first(lexicons.hospitals)
         self._multiword_places = _by_first(
             frozenset(p for p in (*lexicons.cities, *lexicons.us_states.values(), *lexicons.countries) if " " in p)
@@ -91,7 +108,8 @@ class PlacesDetector:
                 if not n:
                     continue
                 head_start = i - n + 1
-                if not all(t.is_title or t.is_caps for t in toks[head_start : i + 1]):
+                if not all(t.is_title or t.is_caps or (t.low in _HEAD_INNER and head_start < k < i)
+                           for k, t in enumerate(toks[head_start : i + 1], start=head_start)):
                     continue
                 first = self._name_before(view, head_start)
                 if first is None:
@@ -105,7 +123,7 @@ class PlacesDetector:
         caps = toks[head].is_caps  # one style throughout: "ED NOTE Good Samaritan Hospital" is two things
         j = head - 1
         first = None
-        while j >= 0 and head - j <= _MAX_NAME and view.same_line(j):
+        while j >= 0 and head - j <= _MAX_NAME and view.same_field(j):
             t = toks[j]
             if (t.is_caps if caps else t.is_title) and t.low not in self._function:
                 first = j
@@ -117,8 +135,13 @@ class PlacesDetector:
         # A sentence opens with a capital whatever the word: "Attends Lincoln Elementary".
         while first is not None and first < head - 1 and view.sentence_start(first) and self._lex.is_word(toks[first].low.rstrip("s")):
             first += 1
-        if first is not None and toks[first].low in _CONNECTORS:
-            return None
+        if first is not None and first > 0 and toks[first - 1].low in self._person_titles:
+            # "Officer Brannigan of the Tullis Police Department": a titled person, then "of" the body.
+            inner = [k for k in range(first + 1, head) if toks[k].low in _CONNECTORS and toks[k].low not in _NAME_OPENERS]
+            if inner:
+                first = inner[-1] + 1
+        if first is not None and toks[first].low in _CONNECTORS and toks[first].low not in _NAME_OPENERS:
+            return None  # "of Medicine", "the Clinic"; but "St. Aldric Medical Center" opens with its saint
         return first
 
     def _abbreviations(self, view: TokenView, found: list[tuple[int, int, PhiType, str]]) -> Iterator[tuple[int, int, PhiType, str]]:
@@ -133,6 +156,8 @@ class PlacesDetector:
             if len(words) >= 2:
                 initials.setdefault("".join(w[0].upper() for w in words), type_)
                 initials.setdefault("".join(w[0].upper() for w in words[:-1]), type_)  # "SV" of "Saint Valery Hospital"
+            if len(words) >= 2 and (_SAINT_IN.match(text, start, end) or _SAINT_BEFORE.search(text, max(0, start - 8), start)):
+                initials.setdefault("S" + "".join(w[0].upper() for w in words), type_)  # "SAMC" of "St. Aldric Medical Center"
             m = _DEFINED.match(text, end)
             if m is not None:
                 initials.setdefault(m.group(1), type_)
@@ -213,8 +238,8 @@ class PlacesDetector:
                 if toks[j].low in self._function:
                     break
                 j += 1
-                if toks[j - 1].text.endswith(".") or (j < len(toks) and not view.same_line(j - 1)):
-                    break  # the sentence or the line ends the name
+                if toks[j - 1].text.endswith(".") or (j < len(toks) and not view.same_field(j - 1)):
+                    break  # the sentence, the line or a column gap ends the name
             while j > k and toks[j - 1].low in _CONNECTORS:
                 j -= 1
             if j > k:

@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import overload
 
+# Columns of a form or a header are set apart by a tab or three spaces or more ("Name: X      MRN 123"):
+# a name never runs across such a gap into the next field's label.
+_COLUMN_GAP = re.compile(r"\t| {3,}")
 # Words (letters with inner apostrophes, hyphens or dots of initials), numbers, or one other character.
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*\.?|\d+|[^\s\w]")
 
@@ -79,6 +82,11 @@ class TokenView:
         gap = self.gap(i)
         return gap != "" and gap.strip(" \t") == ""
 
+    def same_field(self, i: int) -> bool:
+        """``same_line`` without a column gap (a tab, three spaces or more) between: token ``i + 1`` is in
+        the same field of a form as token ``i``, not the next column's label (``Kettleby      Age``)."""
+        return self.same_line(i) and column_gap(self.gap(i)) is False
+
     def sentence_start(self, i: int) -> bool:
         """True when token ``i`` opens a sentence, a line or a field (``Name: ``)."""
         if i == 0:
@@ -88,6 +96,11 @@ class TokenView:
         return "\n" in gap or prev.text in {".", "!", "?", ":", ";", "-", "•", "*"} or (
             prev.text.endswith(".") and not prev.is_initial and prev.low not in _ABBREVIATED
         )
+
+
+def column_gap(gap: str) -> bool:
+    """True when ``gap`` (text between two words) holds a tab or a run of three spaces or more."""
+    return _COLUMN_GAP.search(gap) is not None
 
 
 class _LazyTokens(Sequence[Token]):

@@ -51,6 +51,10 @@ _AGE_LIST_BEFORE = re.compile(r"\bages\s+\d{1,3}(?:\s*(?:,|and|&)\s*\d{1,3})*\s*
 _DURATION_AFTER = frozenset({"days", "day", "weeks", "week", "wks", "months", "month", "mos", "hours", "hrs", "h"})
 
 
+# Who "will be" an age: a person, the writer or the patient ("I will be 70 on Sunday").
+_WILL_BE_SUBJECTS = ("i", "he", "she", "they", "who", "pt", "patient", "i'll", "he'll", "she'll")
+
+
 def _explain(text: str, m: re.Match[str]) -> str:
     value = age_value(m.group("age"))
     return "age>=90" if value is not None and value >= 90 else ""
@@ -130,6 +134,15 @@ def age_patterns() -> list[Pattern]:
             "age_relative_commas",
             rf"{word_start(_RELATIVES)}(?:\s+[A-Z][a-z'\-]+){{0,2}}\s*,\s*(?P<age>{_DIGITS_AGE}),",
             a, score=0.75, group="age", flags=0, validate=_plausible, explain=_explain,
+        ),
+        # "I will be 70 on Easter Sunday", "she'll be 90 next month": the age a person is about to reach,
+        # after a person and before a time word or a sentence end (not "will be 10 minutes late").
+        Pattern(
+            "age_will_be",
+            rf"{word_start(_WILL_BE_SUBJECTS)}"
+            rf"(?i:\s+will)?\s+(?i:be|turn)\s+(?P<age>{_DIGITS_AGE}|{_WORD_NUMBER})"
+            rf"(?=\s*(?:[.,;!)]|$|\s(?i:on|in|next|this|soon|tomorrow|today|years?)\b))",
+            a, score=0.75, group="age", flags=0, validate=_valid_age_cue, explain=_explain,
         ),
         # "her 80th birthday".
         Pattern(

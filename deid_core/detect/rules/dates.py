@@ -69,6 +69,7 @@ DATE_CUES = frozenset(
         "after", "before", "starting", "started", "beginning", "ending", "ended", "between", "admitted",
         "discharged", "seen", "visit", "effective", "circa", "around", "approximately", "due", "scheduled",
         "returned", "admission", "discharge", "surgery", "last", "next", "filled", "refilled", "dispensed",
+        "note", "notes",
     }
 )
 _YEAR_CUES = frozenset(
@@ -78,6 +79,10 @@ _YEAR_CUES = frozenset(
     }
 )
 _SEASONS = ("spring", "summer", "fall", "autumn", "winter")
+# A weekday written before a date is part of it ("Mon 11/4", "Wed, Aug 7"); capitalised or all caps only.
+_WEEKDAY_FORMS = ("Mon(?:day)?", "Tue(?:s(?:day)?)?", "Wed(?:nesday)?", "Thu(?:r(?:s(?:day)?)?)?", "Fri(?:day)?",
+                  "Sat(?:urday)?", "Sun(?:day)?")
+_WEEKDAY_LEAD = "(?:" + "|".join(f"{f[0]}(?<!\\w{f[0]}){f[1:]}" for f in (*_WEEKDAY_FORMS, *(w.upper() for w in _WEEKDAY_FORMS))) + ")"
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 # Multi-word holidays use one literal space so that each gate substring below is a true precondition.
@@ -101,6 +106,33 @@ def line_start(text: str, pos: int) -> bool:
     """True when only spaces or list marks stand between the line start and ``pos``."""
     line = text[text.rfind("\n", 0, pos) + 1 : pos]
     return line.strip(" \t-*•") == ""
+
+
+# A test or scale named in capitals with a number or a letter ("AUDIT-C", "PHQ-9", "(SCAT5)") right
+# before a fraction: the fraction is its score.
+_TEST_NAME_BEFORE = re.compile(r"\b[A-Z][A-Za-z]*[A-Z](?:-[A-Z0-9]{1,3}|\d{1,2})\)?[ \t:=]*$")
+# A month/day fraction and a list joint right before a value ("4/1 and ", "3/2, ").
+_LIST_BEFORE = re.compile(r"(?<![\w/.\-])\d{1,2}/\d{1,2}(?:\s*,\s*|\s+(?:and|or|&)\s+)$")
+# Scores out of ten as a range ("from 6/10 to 2/10"): both ends are scores.
+_TEN_RANGE_AFTER = re.compile(r"\s+(?:to|->|-)\s*\d{1,2}/10\b")
+_TEN_RANGE_BEFORE = re.compile(r"\b\d{1,2}/10\s*(?:to|->|-)\s+$")
+
+
+def _listed_after_cued_date(text: str, start: int) -> bool:
+    """``on 4/1 and 4/2``, ``seen 3/2, 3/9``: the fraction after a conjunction or comma follows one that a
+    date cue introduced."""
+    prev = _LIST_BEFORE.search(text, max(0, start - 24), start)
+    return prev is not None and preceded_by(text, prev.start(), DATE_CUES, hops=0)
+
+
+def _score(text: str, m: re.Match[str]) -> bool:
+    """A partial date that is a score: after a named test (``AUDIT-C 1/12``) or one end of a range of
+    scores out of ten (``from 6/10 to 2/10``)."""
+    if _TEST_NAME_BEFORE.search(text, max(0, m.start() - 16), m.start()):
+        return True
+    return m["d"] == "10" and (
+        _TEN_RANGE_AFTER.match(text, m.end()) is not None or _TEN_RANGE_BEFORE.search(text, max(0, m.start() - 12), m.start()) is not None
+    )
 
 
 def _plausible_md(month: int, day: int) -> bool:
@@ -135,11 +167,12 @@ def _valid_partial(text: str, m: re.Match[str]) -> bool:
         return False
     if preceded_by(text, m.start(), NOT_DATE_BEFORE):
         return False
-    if followed_by_unit(text, m.end()) or next_word(text, m.end()) in NOT_DATE_AFTER:
+    if followed_by_unit(text, m.end()) or next_word(text, m.end()) in NOT_DATE_AFTER or _score(text, m):
         return False
     if len(month_s) == 1 and len(day_s) == 1:
-        # "3/4", "2/3", "5/5" are usually fractions or grades; only a date cue makes them dates.
-        return preceded_by(text, m.start(), DATE_CUES, hops=0)
+        # "3/4", "2/3", "5/5" are usually fractions or grades; only a date cue makes them dates, or a
+        # cued date that it follows in a list ("notes 4/1 and 4/2").
+        return preceded_by(text, m.start(), DATE_CUES, hops=0) or _listed_after_cued_date(text, m.start())
     if day_s == "10":
         # "6/10" is a pain score unless a date cue precedes it or it opens a line ("9/10 - PTT 57").
         return preceded_by(text, m.start(), DATE_CUES, hops=0) or line_start(text, m.start())
@@ -171,6 +204,14 @@ def _bare_may(text: str, m: re.Match[str]) -> bool:
     return preceded_by(text, m.start(), frozenset({"in", "since", "until", "till", "by", "early", "late", "mid",
                                                    "last", "next", "this", "during", "of", "before", "after"}),
                        hops=0)
+
+
+def _weekday_date(text: str, m: re.Match[str]) -> bool:
+    """``Thu 4/4``: a plausible month and day after a weekday, which is the date cue a bare ``d/d``
+    needs; not a score (``Fri 3/10 pain``)."""
+    if m["m"] is not None and not _plausible_md(int(m["m"]), int(m["d"])):
+        return False
+    return not followed_by_unit(text, m.end()) and next_word(text, m.end()) not in NOT_DATE_AFTER
 
 
 def date_patterns() -> list[Pattern]:
@@ -233,6 +274,12 @@ def date_patterns() -> list[Pattern]:
         Pattern(
             "date_season_year", rf"{word_start(_SEASONS)}(?:\s+of)?,?\s+{_YEAR}\b", d, score=0.85, flags=0,
             gate=_SEASONS,
+        ),
+        Pattern(
+            "date_weekday_date",
+            rf"{_WEEKDAY_LEAD}\.?,?\s+(?:(?P<m>\d{{1,2}})/(?P<d>\d{{1,2}})(?:/(?:\d{{4}}|\d{{2}}))?{_NUM_RIGHT}"
+            rf"|{_MONTH_LEAD}\.?\s+{_DAY}\b(?:,?\s+{_YEAR4}\b)?)",
+            d, score=0.85, flags=0, validate=_weekday_date,
         ),
         Pattern("date_weekday", rf"{word_start(_WEEKDAYS)}(?i:s)?\b", d, score=0.85, flags=0, gate=("day",)),
         Pattern("date_holiday", rf"{word_start(_HOLIDAYS)}\b", d, score=0.85, flags=0, gate=_HOLIDAY_GATE),

@@ -115,6 +115,13 @@ def location_patterns() -> list[Pattern]:
         Pattern("zip_after_cue", rf"{word_start(('zip',))}\b(?i:\s*code)?[\s:\#]{{0,4}}(?P<zip>{_ZIP})",
                 PhiType.ZIP, score=0.9, group="zip", flags=0, gate=("zip",)),
         Pattern("street_address", _STREET, PhiType.STREET, score=0.85, flags=0),
+        # The state that issued a plate ("NH plate 8RTW 441", "VT license plate", "MA reg"): a postal code
+        # right before the plate word.
+        Pattern(
+            "state_of_plate",
+            rf"\b(?P<st>{'|'.join(STATE_ABBREVIATIONS)})[ \t]+(?=(?i:license[ \t]+)?(?i:plates?|tags?|reg(?:istration)?)\b)",
+            PhiType.STATE, score=0.8, group="st", flags=0, gate=("plate", "tag", "reg"),
+        ),
         # A numbered road named without a house number ("our Route 9 office", "off Hwy 12"): capitalised,
         # so "route of administration" and "Route: PO" never match.
         Pattern(
@@ -136,7 +143,8 @@ def location_patterns() -> list[Pattern]:
         Pattern(
             "room_bed",
             # "bed 12B", "bed 4-12" (room 4, bed 12), an emergency department's "bay 3".
-            r"\b(?:bed|bay)[ \t]*(?:\#|no\.?)?[ \t]*(?P<room>\d{1,2}[A-Z]?(?:-\d{1,2}[A-Z]?)?)(?![\w\-/.])",
+            # A full stop may end the sentence after it ("bed 4-12."); a dot before a digit is a decimal.
+            r"\b(?:bed|bay)[ \t]*(?:\#|no\.?)?[ \t]*(?P<room>\d{1,2}[A-Z]?(?:-\d{1,2}[A-Z]?)?)(?![\w\-/]|\.\d)",
             PhiType.ROOM, score=0.6, group="room", validate=_a_bed, gate=("bed", "bay"),
         ),
     ]

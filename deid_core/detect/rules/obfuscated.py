@@ -90,6 +90,18 @@ def obfuscated_patterns() -> list[Pattern]:
             flags=0,
             gate=("@",),
         ),
+        # "app user rosario.q.67", "handle moth_and_ember": after a bare "user" or "handle" only a value
+        # shaped like a handle (a dot, an underscore or a digit inside letters), not "user reports".
+        Pattern(
+            "username_after_user",
+            r"(?<![A-Za-z])(?i:user|handle)[ \t]+(?P<u>[A-Za-z][A-Za-z0-9]+(?:[._][A-Za-z0-9]+)+|[A-Za-z]+\d[A-Za-z0-9_]*)"
+            r"(?![\w@]|[.\-]\w)",
+            PhiType.USERNAME,
+            score=0.75,
+            group="u",
+            flags=0,
+            gate=("user", "handle"),
+        ),
         Pattern(
             "username_cued",
             r"(?<![A-Za-z])(?:user\s?name|user\s?id|login|log-in|screen\s?name|portal\s+(?:user\s?name|user\s?id|user|id|account))"

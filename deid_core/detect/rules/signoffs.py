@@ -2,7 +2,8 @@
 
 Typed DOCTOR: initials in a sign-off stand for a clinician's name (as the corpus and the hand-written
 set's guideline annotate them). A single dash is a list mark ("- no"), so bare initials need two dashes, a dash-like rule or a
-slash before them, alone at the end of their line.
+slash before them, alone at the end of their line, or a column gap after a credential or role that
+ends a signature (``Ada Quist, RN      aq``).
 """
 
 from __future__ import annotations
@@ -46,6 +47,18 @@ def signoff_patterns() -> list[Pattern]:
             flags=0,
             extra_groups=(("b", PhiType.DOCTOR),),
             gate=("dictated", "transcribed", "typed", "signature", "initials", "histotech", "scribe"),
+        ),
+        # Initials at the end of a signature line, set apart by a column gap after the writer's
+        # credential or role ("Ada Quist, RN      aq"): the writer's own initials, not a dose route.
+        Pattern(
+            "signoff_after_credential",
+            r"(?m)\b(?:RN|MD|DO|NP|PA-C|PA|LPN|BSN|CNA|DPT|PT|OTR/L|OT|SLP|MSW|LCSW|RD|RRT|PharmD|CPhT|EMT|ATC"
+            r"|(?i:nurse|paramedic|therapist|pharmacist|social worker))(?:[ \t]*\t[ \t]*| {3,})([a-z]{2,3})[ \t]*$",
+            PhiType.DOCTOR,
+            score=0.75,
+            group=1,
+            flags=0,
+            gate=("   ", "\t"),
         ),
         Pattern(
             "signoff_signed",

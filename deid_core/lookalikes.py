@@ -1,0 +1,74 @@
+"""Tagger spans that are things with the shape of a place or a name: a car and its model year read as a
+street number and street (``2011 Subaru Outback``), a section heading in capitals read as an institution
+or a person (``PHYSICAL THERAPY & REHAB``), an instrument's eponym (``Goldmann``, ``Modified Ashworth 1``). Used by ``deid_core.hygiene`` on tagger-only spans.
+"""
+
+from __future__ import annotations
+
+import re
+
+from deid_core.lexicon import Lexicons
+
+# Makes and common models of cars, the words that follow a model year ("a 2016 Honda Civic").
+CAR_WORDS = frozenset({
+    "acura", "audi", "bmw", "buick", "cadillac", "chevrolet", "chevy", "chrysler", "dodge", "fiat", "ford",
+    "gmc", "honda", "hyundai", "infiniti", "jeep", "kia", "lexus", "mazda", "mercedes", "mitsubishi", "nissan",
+    "pontiac", "saturn", "subaru", "suzuki", "tesla", "toyota", "volkswagen", "vw", "volvo",
+    "accord", "altima", "camry", "civic", "corolla", "cr-v", "crv", "elantra", "equinox", "escape", "explorer",
+    "f-150", "f150", "focus", "forester", "fusion", "impala", "jetta", "malibu", "odyssey", "outback", "pilot",
+    "prius", "rav4", "rogue", "sentra", "sienna", "silverado", "sonata", "tacoma", "tahoe", "tundra", "wrangler",
+    "minivan", "pickup", "sedan", "hatchback",
+})
+# Eponyms that name an instrument, a test or a scale in clinical notes and are seldom anyone's bare name
+# there ("IOP by Goldmann", "Lawton IADL 5/8", "Modified Ashworth 1"). Common surnames (Katz, Berg,
+# Morse, Allen, Wells, Rankin), first names (Jamar) and cities (Glasgow) are left out: a bare "Katz"
+# may be a person.
+INSTRUMENT_EPONYMS = frozenset({
+    "goldmann", "lawton", "ashworth", "barthel", "tinetti", "snellen", "romberg", "babinski",
+    "lachman", "mcmurray", "phalen", "tinel", "finkelstein", "spurling", "braden", "apgar", "karnofsky",
+    "epworth", "ranson", "mallampati", "schober", "trendelenburg",
+})
+# A model year, then one to three words of a make and model.
+_MODEL_YEAR = re.compile(r"(?:19[5-9]\d|20[0-4]\d)\s+([\w\-]+(?:\s+[\w\-]+){0,2})")
+_STREET_WORD = re.compile(r"(?i)\b(?:st|street|rd|road|ave|avenue|blvd|lane|ln|dr|drive|way|ct|court|pl|place|hwy|highway|route|pike|terrace|circle)\b")
+_LETTERS = re.compile(r"[^\W\d_]+")
+_YEAR = re.compile(r"\s*(\d{4})")
+# After a heading: the end of its line, or a dash or colon before its subtitle.
+_HEADING_END = re.compile(r"[ \t]*(?:$|\r?\n|[-–—:])", re.MULTILINE)
+
+
+def instrument_eponym(value: str) -> bool:
+    """A tagger name or place that opens with an instrument's or scale's eponym (``Ashworth 1``,
+    ``Goldmann``): the instrument, not a person or a place."""
+    words = _LETTERS.findall(value)
+    return bool(words) and words[0].lower() in INSTRUMENT_EPONYMS and len(words) <= 2
+
+
+def is_street_word(word: str) -> bool:
+    """``Road``, ``St``, ``Avenue``: a word that ends a street's name."""
+    return _STREET_WORD.fullmatch(word) is not None
+
+
+def car_model(value: str) -> bool:
+    """``2016 Honda Civic``, ``2008 Corolla``: a model year and a car's make or model, no street word."""
+    m = _MODEL_YEAR.fullmatch(value.strip())
+    if m is None or _STREET_WORD.search(value):
+        return False
+    return any(w.lower() in CAR_WORDS for w in m.group(1).split())
+
+
+def capital_heading(text: str, start: int, end: int, lexicons: Lexicons) -> bool:
+    """A heading: the span opens its line, has no lower-case letter, ends the line or comes before a dash
+    or a colon, and is two ordinary words or more (``LABOR & DELIVERY - ADMISSION NOTE``). A name in
+    capitals (``OKAFOR, BENEDIKT``) has a word no dictionary lists; one word (``LA``) may be initials."""
+    value = text[start:end]
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip(" \t") or any(c.islower() for c in value) or not _HEADING_END.match(text, end):
+        return False
+    words = [w for w in _LETTERS.findall(value) if len(w) > 1]
+    return len(words) >= 2 and all(lexicons.is_word(w.lower()) and w.lower() not in lexicons.first_names for w in words)
+
+
+def model_year(value: str) -> re.Match[str] | None:
+    """The model year of a car (``2016`` of ``2016 Honda Civic``): a date, while the car is not PHI."""
+    return _YEAR.match(value) if car_model(value) else None

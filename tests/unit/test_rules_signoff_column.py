@@ -1,0 +1,38 @@
+"""Sign-off initials after a credential or role and a column gap, at the end of the line. Examples
+invented for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_core.detect.rules import build_rule_detector
+from schemas import EnrichedNote, PhiType
+
+
+def doctors(text: str) -> set[str]:
+    spans = build_rule_detector().detect(EnrichedNote("t", text))
+    return {text[s.start : s.end] for s in spans if s.type is PhiType.DOCTOR}
+
+
+@pytest.mark.parametrize(
+    ("text", "initials"),
+    [
+        ("Plan reviewed with family.\nOdile Varga, RN      ov\n", "ov"),
+        ("Seen today.\nTeodor Lisk, BSN, RN, school nurse\ttl", "tl"),
+        ("Wound care done.\nPia Ruud, PT      pr", "pr"),
+    ],
+)
+def test_initials_after_a_credential_and_a_column_gap(text: str, initials: str) -> None:
+    assert initials in doctors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ceftriaxone 1 g      im",  # a route after a dose: no credential before the gap
+        "Odile Varga, RN ov",  # no column gap
+        "Odile Varga, RN      ov today",  # not the end of the line
+    ],
+)
+def test_no_initials_without_credential_gap_and_line_end(text: str) -> None:
+    assert not {"im", "ov"} & doctors(text)
