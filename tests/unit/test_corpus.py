@@ -85,10 +85,9 @@ def test_deterministic_across_processes_and_hash_seeds() -> None:
 _AGE_GLUE = re.compile(r"(?i)[mf]\b|yo\b")
 
 _SHAPES: dict[PhiType, re.Pattern[str]] = {
-    # Numbers, with an extension written with them, or an extension alone, or digits spelled out; in
-    # either case, since families in capitals write the whole note, PHI included, in capitals (X2291).
+    # Numbers, with an extension written with them, or an extension alone, or digits spelled out.
     PhiType.PHONE: re.compile(r"^([\d()+ .\-]{5,}( (x|ext\.?|extension) ?\d+)?|(x|ext\.? |extension )\d{2,5}"
-                              r"|\d{3,7}|[a-z]+([ ,.\-]+[a-z]+){9})$", re.I),  # pagers: 3-7 digits
+                              r"|\d{3,7}|[a-z]+([ ,.\-]+[a-z]+){9})$"),  # pagers: 3-7 digits
     PhiType.FAX: re.compile(r"^[\d()+ .\-]{7,}( (x|ext\.?) ?\d+)?$"),
     PhiType.SSN: re.compile(r"^\d{3}[- ]?\d{2}[- ]?\d{4}$"),
     PhiType.EMAIL: re.compile(r"^([^@\s]+@[^@\s]+\.[a-z]+|[\w. ]+ [(\[]?at[)\]]? [\w-]+( [(\[]?dot[)\]]? |\.)[a-z]+)$",

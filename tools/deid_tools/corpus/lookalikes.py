@@ -55,16 +55,6 @@ LOOKALIKES: dict[str, tuple[str, ...]] = {
     "cars": (
         "Rear-ended while driving a Honda Civic.", "Drives a Subaru.", "Lives out of his Ford pickup at times.",
         "Rides in a Toyota minivan to appointments.", "Hit by a Chevy at low speed.", "Owns a Jeep.",
-        "Restrained driver of a 2014 Toyota Camry.", "Sleeps in her 2009 Ford Focus some nights.",
-        "Passenger in a 2019 Nissan Altima, airbags deployed.", "Drives a 2012 Subaru Outback to work.",
-        "His 2007 Dodge Ram was towed.", "Was cycling when struck by a 2021 Kia Sorento.",
-    ),
-    "labs": (
-        "eGFR 41, creatinine 1.5.", "Anion gap 19 on arrival.", "Grip (Jamar position 2) 14 lb on the right.",
-        "FIM-style scores: eating 5, grooming 4.", "SCAT5 symptom count 11/22, severity 30/132.",
-        "Modified Ashworth 2 at the wrist flexors.", "LMP two weeks ago.", "HbA1c 9.2, TSH 3.1.",
-        "INR 2.4 on warfarin.", "Kt/V 1.3, URR 71.", "BNP 880, troponin negative.", "pH 7.21, pCO2 58.",
-        "Timed Up and Go 19 s.", "Y-balance reach 61/64 cm.", "Lawton IADL 3/8.", "Goldmann IOP 17/19.",
     ),
     "inlaws": (
         "Lives with mother-in-law.", "Sister-in-law helps with meals.", "Son-in-law drives to visits.",
@@ -81,19 +71,10 @@ def lookalike(rng: random.Random, category: str = "any") -> str:
     if category == "pet":
         return rng.choice(("Has a cat named {p}.", "Walks the dog, {p}, twice a day.", "Worried about the dog ({p}).",
                            "{p} (the cat) sleeps on the bed.")).format(p=rng.choice(PETS))
-    if category in ("grade", "chair"):
-        return grade(rng)
-    if category == "weekday":
-        return rng.choice(WEEKDAYS)
     if category == "any":
         category = rng.choice(tuple(LOOKALIKES) + ("pet",))
         return lookalike(rng, category)
     return rng.choice(LOOKALIKES[category])
-
-
-def grade(rng: random.Random) -> str:
-    """A school grade or a chair/bay number: a bare small number beside a label, not an age or an ID."""
-    return str(rng.randint(1, 12))
 
 
 def relative_weekday(rng: random.Random) -> str:

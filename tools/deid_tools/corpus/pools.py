@@ -35,8 +35,7 @@ SAINT_NAMES: tuple[str, ...] = (
 INDUSTRIES: tuple[str, ...] = (
     "Foundry", "Tool & Die", "Paper Company", "Logistics", "Mills", "Precision Machining", "Plastics",
     "Distribution", "Auto Body", "Landscaping", "Credit Union", "Savings Bank", "Dairy", "Printing",
-    "Roofing", "Seafood", "Textiles", "Freight", "Electric", "Construction", "Fish Pier Co-op", "Mutual",
-    "Parcel", "Imaging", "Surgical Associates", "Symphony", "Transit Authority", "Medical Supply",
+    "Roofing", "Seafood", "Textiles", "Freight", "Electric", "Construction",
 )
 _NATURE: tuple[str, ...] = ("Quarry", "Maple", "Cedar", "Pine", "Mill", "Fox", "Birch", "Stone", "Elm",
                             "Heron", "Willow", "Orchard", "Bay", "Granite")
@@ -49,8 +48,7 @@ CHURCH_HEADS: tuple[str, ...] = ("First", "Second", "Grace", "Calvary", "Bethel"
 AGENCY_FORMS: tuple[str, ...] = (
     "{w} Visiting Nurse Association", "{w} VNA", "Elder Services of {w}", "{w} Home Care", "{w} Council on Aging",
     "{w} Adult Day Health", "{w} Housing Authority", "{w} Community Action", "{w} Hospice and Palliative Care",
-    "{w} Recovery Services", "{w} Family Services", "{w} Meals on Wheels", "{w} Housing Collaborative",
-    "{w} Paratransit", "Ride-{w}",
+    "{w} Recovery Services", "{w} Family Services",
 )
 # Formal name -> everyday name, with the sex the formal name is usually given to.
 NICK_PAIRS: tuple[tuple[str, str, str], ...] = (
