@@ -69,6 +69,7 @@ _NOT_AN_AGE_AFTER = re.compile(r"w\d|[\s-]?(?:weeks?|wks?)\b(?![\s-]*old)|\s+(?:
 # One letter that is a sex after an age ("62 M", "73 yo F") or a slash shorthand's half ("f/u", "s/p").
 _SEX_OR_SHORTHAND = re.compile(r"(?:\d|\byo|y/o)\s*[MF]\b|[a-z]/[a-z]\b", re.IGNORECASE)
 _SPECIALTY_SUFFIX = ("ology", "iatry", "ics")
+_LONG_DIGITS = re.compile(r"\d{5,}")
 _PERSON = frozenset({PhiType.PATIENT, PhiType.DOCTOR})
 # Types whose words spread to their other mentions in the note (not streets, usernames or professions:
 # their words are ordinary or their form is the evidence).
@@ -228,6 +229,8 @@ class SpanHygiene:
         return (lex.is_name(low) and not lex.is_word(low)) or low in lex.cues["organization_heads"]
 
     def _not_a_handle(self, value: str) -> bool:
+        if _LONG_DIGITS.search(value):
+            return False  # "3062112": an identifier the tagger mistyped as a user name (trim keeps it too)
         if not any(c.islower() for c in value):
             return True  # "LMP", "SCAT5": an initialism or a test's name; handles are typed in lower case
         if _HANDLE.fullmatch(value) and "-" in value and all(

@@ -411,3 +411,12 @@ def test_care_team_in_a_list_is_no_profession(lexicon) -> None:
 )
 def test_labelled_initials(text: str, expected: set[tuple[str, str]]) -> None:
     assert {v for v in found(build_rule_detector(), text) if v[1] == "DOCTOR"} == expected
+
+
+def test_hygiene_keeps_a_long_number_the_tagger_called_a_user_name() -> None:
+    # An identifier mistyped as a user name: trimming keeps its digits, and the handle check must not
+    # then drop them for having no lower-case letter.
+    text = "Request number 4071938 filed."
+    start = text.index("number 4071938")
+    kept = build_hygiene().clean(text, [_span(start, start + len("number 4071938"), PhiType.USERNAME)])
+    assert [text[s.start : s.end] for s in kept] == ["4071938"]
