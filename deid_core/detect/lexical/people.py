@@ -41,8 +41,6 @@ PET_WORDS = frozenset({
 })
 # Words before which a first name names a church, not a person ("Roman Catholic").
 DENOMINATIONS = frozenset({"catholic", "catholics", "catholicism", "orthodox"})
-# Titles of people that the shared title list lacks: police and security ranks ("Officer Lund").
-OFFICER_TITLES = frozenset({"officer", "sgt", "sergeant", "deputy", "detective", "trooper", "lt", "captain"})
 _PLACE_PREPOSITIONS = frozenset({"in", "from", "to", "at", "near", "outside", "around", "of", "via"})
 
 
@@ -66,7 +64,7 @@ class PeopleDetector:
         cues = lexicons.cues
         weak = cues["weak_staff"]
         table = [
-            *_phrases(cues["titles"] | OFFICER_TITLES, "title"),
+            *_phrases(cues["titles"] | cues["officer_titles"], "title"),
             *_phrases(cues["relations"], "relation"),
             *_phrases(cues["staff"] - weak - cues["titles"], "staff"),
             *_phrases(weak, "weak"),
