@@ -162,7 +162,7 @@ class SpanHygiene:
         if span.type is PhiType.EMAIL and no_address(value):
             return all(lex.is_word(w) for w in words)  # "workers' compensation"; not "harris-morgan"
         if span.type is PhiType.USERNAME:
-            return instrument_eponym(value) or self._not_a_handle(value)  # "Tinel sign": a test
+            return instrument_eponym(value, lex) or self._not_a_handle(value)  # "Tinel sign": a test
         if span.type is PhiType.PROFESSION:
             if words and words[-1].lower() in lex.cues["students"]:
                 return True  # "nursing student": a student is no occupation
@@ -170,7 +170,7 @@ class SpanHygiene:
         if category in {PhiCategory.NAME, PhiCategory.LOCATION} and words:
             if capital_heading(text, span.start, span.end, lex):
                 return True  # "LABOR & DELIVERY - ADMISSION NOTE": a heading
-            if instrument_eponym(value) and not preceded_by(text, span.start, lex.cues["titles"], hops=0):
+            if instrument_eponym(value, lex) and not preceded_by(text, span.start, lex.cues["titles"], hops=0):
                 return True  # "IOP by Goldmann", "Modified Ashworth 1"; not "Dr. Tinel"
             if category is PhiCategory.NAME or span.type is PhiType.ORGANIZATION:
                 if preceded_by(text, span.start, lex.cues["pet_words"], hops=1):

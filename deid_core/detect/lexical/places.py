@@ -21,7 +21,6 @@ from collections.abc import Iterator, Sequence
 
 from deid_core.detect.lexical.tokens import Token, TokenView
 from deid_core.lexicon import Lexicons
-from deid_core.lookalikes import INSTRUMENT_EPONYMS
 from schemas import EnrichedNote, PhiType, Span
 
 SOURCE = "lexicon"
@@ -49,7 +48,7 @@ class PlacesDetector:
         cues = lexicons.cues
         self._function = cues["function_words"]
         # "Foley" is a town in Alabama and a catheter.
-        self._not_places = cues["not_names"] | cues["eponyms"] | INSTRUMENT_EPONYMS
+        self._not_places = cues["not_names"] | cues["eponyms"] | cues["instrument_eponyms"]
         self._eponym_heads = cues["place_eponym_heads"]
         self._facility = _by_last(cues["facility_heads"] | cues["extra_facility_heads"])
         self._organization = _by_last(cues["organization_heads"] | cues["extra_organization_heads"])
