@@ -14,7 +14,7 @@ Invariants after ``SpanHygiene.clean``:
 
   - a value of a form its type never takes (``deid_core.shapes``: ``called 911``, ``recall 0/5``,
     ``G2P1001``), or one credential after a comma or a parenthesis (``MDiv, BCC``, ``Corey (ATC)``);
-  - a name or organisation right after a pet word (``their dog, Rufus``: ``PET_WORDS``) or right
+  - a name or organisation right after a pet word (``their dog, Rufus``: ``pet_words`` in cues.yaml) or right
     before a denomination (``Roman Catholic``);
   - a name or place that is an instrument's eponym after no title (``by Goldmann``, ``Ashworth 1``);
   - a name or place that is a heading in capitals made of ordinary words (``LABOR & DELIVERY``;
@@ -47,7 +47,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from deid_core.detect.lexical.people import DENOMINATIONS, PET_WORDS
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
 from deid_core.lexicon import Lexicons, load_lexicons
@@ -85,8 +84,6 @@ _LETTERS_ONLY = re.compile(r"[^\W\d_]+")
 # Endings of agent nouns, the words jobs are named by ("dispatcher", "operator", "florist", "technician",
 # "attendant", "lineman", "auctioneer", "trainee", "midwife"); checked on the last word of a profession.
 _AGENT_ENDINGS = ("er", "or", "ist", "ian", "ant", "ent", "man", "men", "eer", "ee", "wife", "smith", "wright")
-# Those who study: "nursing student" ends in an agent-like word but names no occupation.
-_STUDENTS = frozenset({"student", "students", "pupil", "pupils"})
 _MONEY = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?")
 _PROPAGATED_SCORE = 0.5
 
@@ -166,20 +163,20 @@ class SpanHygiene:
         if span.type is PhiType.EMAIL and no_address(value):
             return all(lex.is_word(w) for w in words)  # "workers' compensation"; not "harris-morgan"
         if span.type is PhiType.USERNAME:
-            return instrument_eponym(value) or self._not_a_handle(value)  # "Tinel sign": a test
+            return instrument_eponym(value, lex) or self._not_a_handle(value)  # "Tinel sign": a test
         if span.type is PhiType.PROFESSION:
-            if words and words[-1].lower() in _STUDENTS:
+            if words and words[-1].lower() in lex.cues["students"]:
                 return True  # "nursing student": a student is no occupation
             return not words or not (self._job_head(words[-1]) or any(self._name_or_firm(w) for w in words))
         if category in {PhiCategory.NAME, PhiCategory.LOCATION} and words:
             if capital_heading(text, span.start, span.end, lex):
                 return True  # "LABOR & DELIVERY - ADMISSION NOTE": a heading
-            if instrument_eponym(value) and not preceded_by(text, span.start, lex.cues["titles"], hops=0):
+            if instrument_eponym(value, lex) and not preceded_by(text, span.start, lex.cues["titles"], hops=0):
                 return True  # "IOP by Goldmann", "Modified Ashworth 1"; not "Dr. Tinel"
             if category is PhiCategory.NAME or span.type is PhiType.ORGANIZATION:
-                if preceded_by(text, span.start, PET_WORDS, hops=1):
+                if preceded_by(text, span.start, lex.cues["pet_words"], hops=1):
                     return True  # "their dog, Rufus", "two dogs (Pip and Moss)": pets
-                if next_word(text, span.end).lower() in DENOMINATIONS:
+                if next_word(text, span.end).lower() in lex.cues["denominations"]:
                     return True  # "Roman Catholic": a church
             lowercase_words = all(w.islower() and lex.is_word(w) for w in words)
             if lowercase_words and _in_compound(text, span):

@@ -19,15 +19,6 @@ CAR_WORDS = frozenset({
     "prius", "rav4", "rogue", "sentra", "sienna", "silverado", "sonata", "tacoma", "tahoe", "tundra", "wrangler",
     "minivan", "pickup", "sedan", "hatchback",
 })
-# Eponyms that name an instrument, a test or a scale in clinical notes and are seldom anyone's bare name
-# there ("IOP by Goldmann", "Lawton IADL 5/8", "Modified Ashworth 1"). Common surnames (Katz, Berg,
-# Morse, Allen, Wells, Rankin), first names (Jamar) and cities (Glasgow) are left out: a bare "Katz"
-# may be a person.
-INSTRUMENT_EPONYMS = frozenset({
-    "goldmann", "lawton", "ashworth", "barthel", "tinetti", "snellen", "romberg", "babinski",
-    "lachman", "mcmurray", "phalen", "tinel", "finkelstein", "spurling", "braden", "apgar", "karnofsky",
-    "epworth", "ranson", "mallampati", "schober", "trendelenburg",
-})
 # A model year, then one to three words of a make and model.
 _MODEL_YEAR = re.compile(r"(?:19[5-9]\d|20[0-4]\d)\s+([\w\-]+(?:\s+[\w\-]+){0,2})")
 _STREET_WORD = re.compile(r"(?i)\b(?:st|street|rd|road|ave|avenue|blvd|lane|ln|dr|drive|way|ct|court|pl|place|hwy|highway|route|pike|terrace|circle)\b")
@@ -37,11 +28,11 @@ _YEAR = re.compile(r"\s*(\d{4})")
 _HEADING_END = re.compile(r"[ \t]*(?:$|\r?\n|[-–—:])", re.MULTILINE)
 
 
-def instrument_eponym(value: str) -> bool:
+def instrument_eponym(value: str, lexicons: Lexicons) -> bool:
     """A tagger name or place that opens with an instrument's or scale's eponym (``Ashworth 1``,
     ``Goldmann``): the instrument, not a person or a place."""
     words = _LETTERS.findall(value)
-    return bool(words) and words[0].lower() in INSTRUMENT_EPONYMS and len(words) <= 2
+    return bool(words) and words[0].lower() in lexicons.cues["instrument_eponyms"] and len(words) <= 2
 
 
 def is_street_word(word: str) -> bool:

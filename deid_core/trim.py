@@ -54,13 +54,6 @@ _PART = re.compile(r"\S+")
 _CONJUNCTIONS = frozenset({"and", "&"})
 _JOINS = frozenset({"+", "/", "&", ","})
 _STREET_JOINS = frozenset({"on", "at", "off"})
-# Role words the shared cue lists lack: "MA" (medical assistant), officers, volunteers.
-_EXTRA_ROLES = frozenset({"ma", "cma", "officer", "volunteer", "trainer", "driver"})
-# Verbs of contact that open a sentence before whom was contacted ("Called Keystone Health Plan").
-_CONTACT_VERBS = frozenset({
-    "called", "phoned", "paged", "faxed", "emailed", "e-mailed", "texted", "messaged", "contacted",
-    "notified", "describes", "described", "reports", "reported", "states", "stated", "says", "said",
-})
 _RELATION, _STAFF, _ROLE, _VERB = "relation", "staff", "role", "verb"
 
 
@@ -86,10 +79,10 @@ class SpanTrimmer:
         cues = self.lexicons.cues
         table: dict[tuple[str, ...], str] = {}
         for kind, phrases in (
-            (_ROLE, {*self.lexicons.professions, *_EXTRA_ROLES}),
+            (_ROLE, {*self.lexicons.professions, *cues["extra_roles"]}),
             (_STAFF, cues["staff"] - cues["weak_staff"]),
             (_RELATION, cues["relations"]),
-            (_VERB, _CONTACT_VERBS | cues["naming"]),
+            (_VERB, cues["contact_verbs"] | cues["naming"]),
         ):
             for phrase in phrases:
                 table[tuple(phrase.lower().split())] = kind

@@ -33,16 +33,6 @@ _LEXICON_SCORE = 0.6
 _SKIPPABLE = frozenset({",", ":", "(", "-", "–", "—", "named", "is", "was", "'", '"', "“"})
 _DOCTOR_TITLES = frozenset({"dr", "prof", "doctor"})
 _MAX_EXTRA = 3
-# Animals a household names: the name after them is a pet's ("Their dog, Rufus"; "two cats (Pip and Moss)").
-# Not "pet": in capitals it is the scan ("PET read by Hallowell").
-PET_WORDS = frozenset({
-    "dog", "dogs", "cat", "cats", "puppy", "puppies", "kitten", "kittens", "pets", "parrot", "horse",
-    "horses", "rabbit", "hamster", "budgie",
-})
-# Words before which a first name names a church, not a person ("Roman Catholic").
-DENOMINATIONS = frozenset({"catholic", "catholics", "catholicism", "orthodox"})
-# Titles of people that the shared title list lacks: police and security ranks ("Officer Lund").
-OFFICER_TITLES = frozenset({"officer", "sgt", "sergeant", "deputy", "detective", "trooper", "lt", "captain"})
 _PLACE_PREPOSITIONS = frozenset({"in", "from", "to", "at", "near", "outside", "around", "of", "via"})
 
 
@@ -66,7 +56,7 @@ class PeopleDetector:
         cues = lexicons.cues
         weak = cues["weak_staff"]
         table = [
-            *_phrases(cues["titles"] | OFFICER_TITLES, "title"),
+            *_phrases(cues["titles"] | cues["officer_titles"], "title"),
             *_phrases(cues["relations"], "relation"),
             *_phrases(cues["staff"] - weak - cues["titles"], "staff"),
             *_phrases(weak, "weak"),
@@ -161,9 +151,9 @@ class PeopleDetector:
                 continue
             if i > 0 and toks[i - 1].low in _PLACE_PREPOSITIONS and (low in lex.cities or low in lex.countries):
                 continue  # "from Denver": the places detector types it
-            if self._eponym(view, i) or preceded_by(view.text, tok.start, PET_WORDS, hops=1):
+            if self._eponym(view, i) or preceded_by(view.text, tok.start, lex.cues["pet_words"], hops=1):
                 continue  # "Braden scale"; "their dog, Rufus" (a pet)
-            if i + 1 < len(toks) and toks[i + 1].low in DENOMINATIONS:
+            if i + 1 < len(toks) and toks[i + 1].low in lex.cues["denominations"]:
                 continue  # "Roman Catholic"
             nxt = toks[i + 1] if i + 1 < len(toks) and view.same_field(i) else None
             if not lex.is_word(low):

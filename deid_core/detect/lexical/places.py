@@ -19,10 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from deid_core.detect.lexical.people import OFFICER_TITLES
 from deid_core.detect.lexical.tokens import Token, TokenView
 from deid_core.lexicon import Lexicons
-from deid_core.lookalikes import INSTRUMENT_EPONYMS
 from schemas import EnrichedNote, PhiType, Span
 
 SOURCE = "lexicon"
@@ -33,13 +31,6 @@ _DOSE_WORDS = frozenset({"mg", "mcg", "g", "ml", "units", "bid", "tid", "qid", "
 # "Saint Valery Medical Center (SVMC)": the short form a note defines right after the name.
 _DEFINED = re.compile(r"\s*[(\[]\s*([A-Z]{2,6})\s*[)\]]")
 _CONNECTORS = frozenset({"of", "the", "and", "&", "for", "st", "st.", "saint", "mt", "mount"})
-# Head words the shared cue lists lack: what co-operatives, insurers, ensembles, imaging centres and
-# group practices are called. Lower-case words inside a head ("meals on wheels") need not be capitalised.
-_EXTRA_FACILITY_HEADS = frozenset({"imaging", "associates", "women's health", "radiology associates"})
-_EXTRA_ORGANIZATION_HEADS = frozenset({
-    "co-op", "cooperative", "collaborative", "mutual", "symphony", "orchestra", "meals on wheels",
-    "medical supply", "vna",
-})
 # Connectors that may open a name: a saint's or a mountain's ("St. Aldric", "Mount Carmel").
 _NAME_OPENERS = frozenset({"st", "st.", "saint", "mt", "mount"})
 # A saint's name opening a facility's name, inside the span or just before it: its short form spells
@@ -57,14 +48,14 @@ class PlacesDetector:
         cues = lexicons.cues
         self._function = cues["function_words"]
         # "Foley" is a town in Alabama and a catheter.
-        self._not_places = cues["not_names"] | cues["eponyms"] | INSTRUMENT_EPONYMS
+        self._not_places = cues["not_names"] | cues["eponyms"] | cues["instrument_eponyms"]
         self._eponym_heads = cues["place_eponym_heads"]
-        self._facility = _by_last(cues["facility_heads"] | _EXTRA_FACILITY_HEADS)
-        self._organization = _by_last(cues["organization_heads"] | _EXTRA_ORGANIZATION_HEADS)
+        self._facility = _by_last(cues["facility_heads"] | cues["extra_facility_heads"])
+        self._organization = _by_last(cues["organization_heads"] | cues["extra_organization_heads"])
         self._org_cues = _by_first(cues["organization_cues"])
         self._ward_tails = cues["ward_tails"]
         self._head_words = frozenset(self._facility) | frozenset(self._organization)
-        self._person_titles = cues["titles"] | OFFICER_TITLES
+        self._person_titles = cues["titles"] | cues["officer_titles"]
         self._hospitals = _by_first(lexicons.hospitals)
         self._multiword_places = _by_first(
             frozenset(p for p in (*lexicons.cities, *lexicons.us_states.values(), *lexicons.countries) if " " in p)
