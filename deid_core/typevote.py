@@ -20,6 +20,12 @@ person type of the lexicon's person spans when
 
 A one-word span without a cue (``Florence``, ``Rowan``) is as likely a place as a person, so the tagger
 keeps it.
+
+A second, smaller vote settles the tagger's region types by the gazetteer: a tagger city, state or
+country whose whole text is a US state's name and no country's is a STATE (``moved from Ohio`` was
+COUNTRY), and one that is a country's name and no state's is a COUNTRY; a name that is both
+(``Georgia``) keeps the tagger's type. A state's surrogate is then a state, and a policy that keeps
+states keeps it.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ PLACE_TYPES: frozenset[PhiType] = frozenset({
     PhiType.ORGANIZATION, PhiType.HOSPITAL, PhiType.DEPARTMENT, PhiType.STREET, PhiType.CITY,
     PhiType.LOCATION_OTHER, PhiType.COUNTRY, PhiType.STATE,
 })
+REGION_TYPES: frozenset[PhiType] = frozenset({PhiType.CITY, PhiType.STATE, PhiType.COUNTRY})
 TAGGER = "tagger"
 LEXICON = "lexicon"
 CUED = 0.8
@@ -50,13 +57,25 @@ class TypeVote:
 
     first_words: frozenset[str]
     last_words: frozenset[str]
+    state_names: frozenset[str]
+    country_names: frozenset[str]
 
     def vote(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """``spans`` with tagger place types replaced by the lexicon's person type where the vote says so."""
+        spans = [self._region(text, s) if s.sources == {TAGGER} and s.type in REGION_TYPES else s for s in spans]
         persons = [s for s in spans if LEXICON in s.sources and s.type in PERSON_TYPES]
         if not persons:
-            return list(spans)
+            return spans
         return [self._voted(text, s, persons) if s.sources == {TAGGER} and s.type in PLACE_TYPES else s for s in spans]
+
+    def _region(self, text: str, span: Span) -> Span:
+        name = " ".join(text[span.start : span.end].split()).lower()
+        state, country = name in self.state_names, name in self.country_names
+        if state and not country and span.type is not PhiType.STATE:
+            return replace(span, type=PhiType.STATE)
+        if country and not state and span.type is not PhiType.COUNTRY:
+            return replace(span, type=PhiType.COUNTRY)
+        return span
 
     def _voted(self, text: str, span: Span, persons: Sequence[Span]) -> Span:
         inside = sorted((p for p in persons if span.start <= p.start and p.end <= span.end), key=lambda p: p.start)
@@ -82,4 +101,7 @@ def build_type_vote(lexicons: Lexicons | None = None) -> TypeVote:
     lex = load_lexicons() if lexicons is None else lexicons
     cues = lex.cues
     heads = {w for key in ("facility_heads", "organization_heads", "ward_tails") for w in cues[key] if " " not in w}
-    return TypeVote(cues["place_first_words"], frozenset(heads | cues["place_last_words"]))
+    return TypeVote(
+        cues["place_first_words"], frozenset(heads | cues["place_last_words"]),
+        frozenset(lex.us_states.values()), lex.countries,
+    )

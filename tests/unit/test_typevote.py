@@ -64,3 +64,21 @@ def test_phrases_that_say_place_or_firm_keep_the_tagger_type(phrase: str) -> Non
     tagged = Span(start, start + len(phrase), PhiType.ORGANIZATION, 0.9, frozenset({"tagger"}), "")
     lexical = Span(start, start + len(phrase), PhiType.PATIENT, 0.6, frozenset({"lexicon"}), "")
     assert vote_person_types(text, [tagged, lexical])[0].type is PhiType.ORGANIZATION
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "tagged", "expected"),
+    [
+        ("She moved from Ohio in 2010.", "Ohio", PhiType.COUNTRY, PhiType.STATE),
+        ("Family still in New Mexico.", "New Mexico", PhiType.CITY, PhiType.STATE),
+        ("Emigrated from Portugal in 1990.", "Portugal", PhiType.STATE, PhiType.COUNTRY),
+        ("Visited Georgia last year.", "Georgia", PhiType.COUNTRY, PhiType.COUNTRY),  # a state and a country
+        ("Lives in Springfield.", "Springfield", PhiType.CITY, PhiType.CITY),
+    ],
+)
+def test_region_types_follow_the_gazetteer(text: str, name: str, tagged: PhiType, expected: PhiType) -> None:
+    start = text.index(name)
+    span = Span(start, start + len(name), tagged, 0.9, frozenset({"tagger"}), "")
+    assert vote_person_types(text, [span])[0].type is expected
+    ruled = Span(start, start + len(name), tagged, 0.9, frozenset({"rules"}), "")
+    assert vote_person_types(text, [ruled])[0].type is tagged
