@@ -52,7 +52,8 @@ from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEF
 from deid_core.lexicon import Lexicons, load_lexicons
 from deid_core.lookalikes import capital_heading, instrument_eponym
 from deid_core.shapes import impossible, no_address
-from deid_core.trim import SpanTrimmer, trimmable
+from deid_core.trim import SpanTrimmer, initialism, trimmable
+from deid_core.trim_contacts import LONG_NUMBER
 from schemas import TAXONOMY, PhiCategory, PhiType, Span
 
 _TAGGER = "tagger"
@@ -68,7 +69,6 @@ _NOT_AN_AGE_AFTER = re.compile(r"w\d|[\s-]?(?:weeks?|wks?)\b(?![\s-]*old)|\s+(?:
 # One letter that is a sex after an age ("62 M", "73 yo F") or a slash shorthand's half ("f/u", "s/p").
 _SEX_OR_SHORTHAND = re.compile(r"(?:\d|\byo|y/o)\s*[MF]\b|[a-z]/[a-z]\b", re.IGNORECASE)
 _SPECIALTY_SUFFIX = ("ology", "iatry", "ics")
-_LONG_DIGITS = re.compile(r"\d{5,}")
 _PERSON = frozenset({PhiType.PATIENT, PhiType.DOCTOR})
 # Types whose words spread to their other mentions in the note (not streets, usernames or professions:
 # their words are ordinary or their form is the evidence).
@@ -226,12 +226,12 @@ class SpanHygiene:
         return (lex.is_name(low) and not lex.is_word(low)) or low in lex.cues["organization_heads"]
 
     def _not_a_handle(self, value: str) -> bool:
-        if _LONG_DIGITS.search(value):
+        if LONG_NUMBER.search(value):
             return False  # "3062112": an identifier the tagger mistyped as a user name (trim keeps it too)
         if not any(c.islower() for c in value):
             return True  # "LMP", "SCAT5": an initialism or a test's name; handles are typed in lower case
         if _HANDLE.fullmatch(value) and "-" in value and all(
-            self.lexicons.is_word(p) or _abbreviation(p) for p in value.split("-")
+            self.lexicons.is_word(p) or initialism(p) for p in value.split("-")
         ):
             return True  # "ADL-style", "walk-in": a compound of words
         if _HANDLE.fullmatch(value):
@@ -241,7 +241,7 @@ class SpanHygiene:
         if _MONEY.fullmatch(value):
             return True
         parts = _HANDLE.findall(value)
-        return all(_LETTERS_ONLY.fullmatch(p) and (self.lexicons.is_word(p) or _abbreviation(p)) for p in parts)
+        return all(_LETTERS_ONLY.fullmatch(p) and (self.lexicons.is_word(p) or initialism(p)) for p in parts)
 
     def _whole_name(self, text: str, span: Span) -> Span:
         start, end = span.start, span.end
@@ -257,18 +257,13 @@ class SpanHygiene:
         low = word.lower()
         if low.endswith(_NOT_SURNAME_SUFFIX) or low in self.lexicons.cues["function_words"]:
             return False
-        if _abbreviation(word):  # "MD", "ICU": not a surname
+        if initialism(word):  # "MD", "ICU": not a surname
             return False
         return low in self.lexicons.surnames or not self.lexicons.is_word(low)
 
     def _first_name_like(self, word: str) -> bool:
         low = word.lower()
         return low in self.lexicons.first_names and not self.lexicons.is_word(low) and low not in self.lexicons.cues["not_names"]
-
-
-def _abbreviation(word: str) -> bool:
-    """An initialism or a side (``UM``, ``GFR``, ``R``): upper case, four letters at most."""
-    return word.isupper() and len(word) <= 4
 
 
 def _in_compound(text: str, span: Span) -> bool:

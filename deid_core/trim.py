@@ -155,7 +155,7 @@ class SpanTrimmer:
         word = long[0]
         if not word[0].isupper():
             return False
-        return _initialism(word) or (self._ordinary(word) and not (person and self.lexicons.is_name(word)))
+        return initialism(word) or (self._ordinary(word) and not (person and self.lexicons.is_name(word)))
 
     # -- cue words ------------------------------------------------------------------------------------
 
@@ -340,7 +340,8 @@ def _capitals(word: str) -> bool:
     return len(word) >= 3 and sum(c.isupper() for c in word) >= len(word) - 1
 
 
-def _initialism(word: str) -> bool:
+def initialism(word: str) -> bool:
+    """An initialism or a side (``UM``, ``GFR``, ``MRN``, ``R``): upper case, four letters at most."""
     return word.isupper() and len(word) <= 4
 
 

@@ -19,7 +19,8 @@ _SPOKEN_LOCAL_PART = re.compile(r"[\w.\-]+(?:\s+dot\s+[\w.\-]+)*\s*$", re.IGNORE
 # What a handle is made of; an ordinal ("70th").
 _HANDLE = re.compile(r"@?[\w.\-]*\w")
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)", re.IGNORECASE)
-_LONG_NUMBER = re.compile(r"\d{5,}")
+# Five digits or more: an identifier the tagger may have mistyped (a measure is shorter).
+LONG_NUMBER = re.compile(r"\d{5,}")
 # A two-digit ordinal the tagger marked as PHI: a birthday, which is an age ("her 90th").
 _BIRTHDAY = re.compile(r"[1-9]\d(?:st|nd|rd|th)", re.IGNORECASE)
 
@@ -46,7 +47,7 @@ def extension_digits(text: str, span: Span) -> Span:
 def handle_like(part: str) -> bool:
     """Letters, some lower case, with a digit or a ``_ . @`` (``kdoyle_22``, ``m.ortiz``); not an
     ordinal (``70th``) nor a test's name in capitals (``SCAT5``)."""
-    if _LONG_NUMBER.fullmatch(part):
+    if LONG_NUMBER.fullmatch(part):
         return True  # five digits or more may be an identifier the tagger mistyped; a measure is shorter
     if not _HANDLE.fullmatch(part) or _ORDINAL.fullmatch(part) or not any(c.islower() for c in part):
         return False

@@ -84,14 +84,14 @@ class TypeVote:
         only = inside[0]
         if len(inside) == 1 and (only.start, only.end) == (span.start, span.end) and only.score >= CUED:
             return replace(span, type=only.type)
-        words = _WORD.findall(text, span.start, span.end)
+        words = list(_WORD.finditer(text, span.start, span.end))
         if len(words) < 2 or "," in text[span.start : span.end]:
             return span
-        if words[0].lower() in self.first_words or words[-1].lower() in self.last_words:
+        if words[0].group().lower() in self.first_words or words[-1].group().lower() in self.last_words:
             return span
         covered = all(
             any(p.start <= m.start() and m.end() <= p.end for p in inside)
-            for m in _WORD.finditer(text, span.start, span.end)
+            for m in words
             if m.group().lower() not in _CONJUNCTIONS
         )
         return replace(span, type=only.type) if covered else span
