@@ -4,7 +4,7 @@ Prints figures; asserts only that the served spans equal the in-process (NumPy, 
 Run on a GPU machine (docs/deployment.md, "Triton on a GPU") or, tiny, as a CPU smoke test:
 
     .venv/bin/python bench/triton_gpu.py --config gpu --instances 4 --max-batch 256 \\
-        --notes 1024 --batch 64 --concurrency 16 --processes 4
+        --notes 1024 --batch 64 --concurrency 16 --processes 1,4
     .venv/bin/python bench/triton_gpu.py --url HOST:GRPC_PORT --notes 256      # a server already running
 
 Without --url it starts tritonserver through scripts/services.sh on a copy of triton_models/ whose
@@ -164,15 +164,23 @@ def run(args: argparse.Namespace, url: str) -> None:
     texts = load_texts(Path(args.notes_file), args.notes)
     chars = sum(map(len, texts))
     print(f"{len(texts)} notes, {chars:,} chars (mean {chars / len(texts):,.0f}) from {args.notes_file}")
-    print(f"client: batch {args.batch}, {args.concurrency} calls in flight x {args.processes} processes; server {url}")
-    before = server_counts(url)
-    seconds = timed_run(url, texts, args.batch, args.concurrency, args.processes)
-    after = server_counts(url)
-    requests, rows, executions = (a - b for a, b in zip(after, before, strict=True))
-    print(f"throughput: {chars / seconds:,.0f} chars/s, {len(texts) / seconds:,.1f} notes/s ({seconds:.2f} s)")
-    if executions:
-        print(f"server: {requests} requests in {executions} executions, {rows / executions:.1f} texts per execution (warm-up included)")
+    for processes in args.processes:
+        print(f"client: batch {args.batch}, {args.concurrency} calls in flight x {processes} processes; server {url}")
+        before = server_counts(url)
+        seconds = timed_run(url, texts, args.batch, args.concurrency, processes)
+        after = server_counts(url)
+        requests, rows, executions = (a - b for a, b in zip(after, before, strict=True))
+        print(f"throughput: {chars / seconds:,.0f} chars/s, {len(texts) / seconds:,.1f} notes/s ({seconds:.2f} s)")
+        if executions:
+            print(f"server: {requests} requests in {executions} executions, {rows / executions:.1f} texts per execution (warm-up included)")
     check_spans(url, texts[: args.check], args.batch, args.concurrency)
+
+
+def _counts(value: str) -> list[int]:
+    counts = [int(v) for v in value.split(",") if v.strip()]
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError("expected positive integers, comma-separated")
+    return counts
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -186,7 +194,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--notes-file", default=str(DEFAULT_NOTES))
     parser.add_argument("--batch", type=int, default=64, help="texts per client request")
     parser.add_argument("--concurrency", type=int, default=16, help="requests in flight per client process")
-    parser.add_argument("--processes", type=int, default=1, help="client processes")
+    parser.add_argument(
+        "--processes", type=_counts, default=[1], help="client processes; a comma list (1,4,8) runs each against one server"
+    )
     parser.add_argument("--check", type=int, default=256, help="notes whose spans are compared with the CPU tagger")
     args = parser.parse_args(argv)
     if args.url:

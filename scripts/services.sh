@@ -108,7 +108,8 @@ start_triton() {
   # LD_LIBRARY_PATH makes the stub load this interpreter's libpython, so torch from the venv imports
   # under the same Python build; DEID_TRITON_SITE_PACKAGES is read by triton_models/*/1/model.py.
   # The copied stub also loses its relative rpath to the wheel's bundled libraries (libcudart, ...).
-  LD_LIBRARY_PATH="$libdir:$pkg/../../nvidia_pytriton.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" DEID_TRITON_SITE_PACKAGES="$site" \
+  # DEID_TRITON_LIBRARY_PATH goes first: on a GPU machine, torch's own CUDA libraries ahead of a system cuDNN.
+  LD_LIBRARY_PATH="${DEID_TRITON_LIBRARY_PATH:+$DEID_TRITON_LIBRARY_PATH:}$libdir:$pkg/../../nvidia_pytriton.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" DEID_TRITON_SITE_PACKAGES="$site" \
     setsid "$pkg/bin/tritonserver" --model-repository="$repo" --backend-directory="$backends" \
       --http-address 127.0.0.1 --grpc-address 127.0.0.1 --http-port "$http" --grpc-port "$grpc" \
       --metrics-port "$metrics" --disable-auto-complete-config ${DEID_TRITON_ARGS:-} \
