@@ -17,7 +17,7 @@ from functools import cache
 from importlib import resources
 from types import MappingProxyType
 
-import yaml
+from deid_core import yamldata
 
 _DATA = "data"
 
@@ -133,7 +133,7 @@ def _hospitals() -> tuple[frozenset[str], frozenset[str]]:
 
 
 def _cues() -> Mapping[str, frozenset[str]]:
-    raw = yaml.safe_load((resources.files(__package__) / _DATA / "cues.yaml").read_text(encoding="utf-8"))
+    raw = yamldata.safe_load((resources.files(__package__) / _DATA / "cues.yaml").read_text(encoding="utf-8"))
     return MappingProxyType({key: frozenset(str(w).lower() for w in words) for key, words in raw.items()})
 
 

@@ -13,9 +13,9 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-import yaml
 from pydantic import ValidationError
 
+from deid_core import yamldata
 from schemas.message import Kind, Leaf, LeafSpec
 from schemas.phi import PhiType
 from schemas.policy import Action, Policy, Rule
@@ -92,8 +92,8 @@ class PolicyResolver:
 
 def parse_policy(text: str, source: str = "policy") -> Policy:
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
+        data = yamldata.safe_load(text)
+    except yamldata.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
         raise PolicyError(f"{source}: not valid YAML{where}") from None

@@ -24,8 +24,7 @@ import logging
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-from faker import Faker
+from typing import TYPE_CHECKING
 
 from deid_core.render import render
 from deid_core.surrogate import formats
@@ -36,6 +35,9 @@ from deid_core.surrogate.names import NamePiece, apply_name_case, case_of, name_
 from deid_core.surrogate.pools import location_surrogate
 from deid_core.surrogate.store import MappingStore
 from schemas import DeidentifiedNote, EnrichedNote, PhiType, Span
+
+if TYPE_CHECKING:  # Faker is imported at the first location surrogate: `deid detect` never needs it
+    from faker import Faker
 
 logger = logging.getLogger(__name__)
 
@@ -115,6 +117,8 @@ class Surrogator:
     def _faker(self) -> Faker:
         # One instance, re-seeded before each draw; no await happens between seeding and drawing.
         if self._fake is None:
+            from faker import Faker
+
             self._fake = Faker(self.config.locale)
         return self._fake
 

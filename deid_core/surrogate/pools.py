@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import random
 import re
-
-from faker import Faker
+from typing import TYPE_CHECKING
 
 from deid_core.surrogate.formats import shape_preserving
 from schemas import PhiType
+
+if TYPE_CHECKING:  # Faker is imported at the first location surrogate: `deid detect` never needs it
+    from faker import Faker
 
 HOSPITAL_STEMS = (
     "Riverside", "Lakeview", "Northfield", "Cedar Grove", "Maple Valley", "Harborview", "Fairhaven",

@@ -36,10 +36,10 @@ import asyncio
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from redis.asyncio import BlockingConnectionPool, Redis
-from redis.exceptions import RedisError
+if TYPE_CHECKING:  # redis-py is imported when a Redis store is built: `deid detect` never needs it
+    from redis.asyncio import BlockingConnectionPool, Redis
 
 VersionedKey = tuple[bytes, str]
 """A mapping key (an HMAC digest) and the version label of the HMAC key that made it."""
@@ -183,6 +183,10 @@ class RedisMappingStore:
         self._prefix = key_prefix
         self._ttl = ttl_s or 0
         self._settle_script = client.register_script(_SETTLE_LUA)
+        from redis.exceptions import RedisError
+
+        # redis-py's ConnectionError/TimeoutError are RedisErrors; a socket error may come through as is.
+        self._errors: tuple[type[BaseException], ...] = (RedisError, OSError)
         self._queue: list[_QueuedSettle] = []
         self._flushes: set[asyncio.Task[None]] = set()
 
@@ -228,6 +232,8 @@ class RedisMappingStore:
         if socket_timeout_s <= 0:
             raise ValueError("socket_timeout_s must be positive")
         options.update(socket_timeout=socket_timeout_s, socket_connect_timeout=socket_timeout_s)
+        from redis.asyncio import BlockingConnectionPool, Redis
+
         pool = BlockingConnectionPool.from_url(
             url, max_connections=max_connections, decode_responses=True, **options  # type: ignore[arg-type]
         )
@@ -244,7 +250,7 @@ class RedisMappingStore:
         """Raise ``StoreUnavailable`` unless the server answers."""
         try:
             await self._client.ping()
-        except (RedisError, OSError) as exc:
+        except self._errors as exc:
             raise StoreUnavailable(type(exc).__name__) from None
 
     async def settle(self, scope: str, keys: Sequence[VersionedKey], candidate: str) -> str:
@@ -281,7 +287,7 @@ class RedisMappingStore:
                 for q in batch:
                     await self._settle_script(keys=q.names, args=q.args, client=pipe)
                 values = await pipe.execute(raise_on_error=False)
-        except (RedisError, OSError) as exc:  # redis-py's ConnectionError/TimeoutError are RedisErrors
+        except self._errors as exc:
             values = [exc] * len(batch)
         for q, value in zip(batch, values, strict=True):
             if q.result.done():

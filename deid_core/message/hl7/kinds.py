@@ -20,8 +20,7 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
-import yaml
-
+from deid_core import yamldata
 from deid_core.message.hl7.tables import (
     TypeNode,
     fallback_fields,
@@ -118,7 +117,7 @@ def _upper(items: Any) -> frozenset[str]:
 def config() -> _Config:
     """``datatypes.yaml``, parsed and checked once."""
     text = resources.files("deid_core.message.hl7").joinpath("datatypes.yaml").read_text("utf-8")
-    data = yaml.safe_load(text)
+    data = yamldata.safe_load(text)
     tables = {
         name: {str(code).upper(): PhiType.parse(t) for code, t in rows.items()}
         for name, rows in data["tables"].items()
