@@ -109,6 +109,10 @@ start_triton() {
   # under the same Python build; DEID_TRITON_SITE_PACKAGES is read by triton_models/*/1/model.py.
   # The copied stub also loses its relative rpath to the wheel's bundled libraries (libcudart, ...).
   # DEID_TRITON_LIBRARY_PATH goes first: on a GPU machine, torch's own CUDA libraries ahead of a system cuDNN.
+  # DEID_TAGGER_THREADS=1 unless set: this server shares its cores with the broker, Redis and the workers,
+  # and a stub with a BLAS thread per core spins on the core a worker needs (bench/stream_sweep.py: p99 at
+  # 80 % load 1.30/1.53 s with the default two threads, 0.83/1.03 s with one; docs/deployment.md).
+  DEID_TAGGER_THREADS="${DEID_TAGGER_THREADS:-1}" \
   LD_LIBRARY_PATH="${DEID_TRITON_LIBRARY_PATH:+$DEID_TRITON_LIBRARY_PATH:}$libdir:$pkg/../../nvidia_pytriton.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" DEID_TRITON_SITE_PACKAGES="$site" \
     setsid "$pkg/bin/tritonserver" --model-repository="$repo" --backend-directory="$backends" \
       --http-address 127.0.0.1 --grpc-address 127.0.0.1 --http-port "$http" --grpc-port "$grpc" \
