@@ -157,3 +157,25 @@ def test_an_age_about_to_be_reached(text: str, age: str) -> None:
 def test_a_duration_or_measure_after_will_be_is_no_age(text: str) -> None:
     spans = build_rule_detector().detect(EnrichedNote("t", text))
     assert not any(s.type is PhiType.AGE for s in spans)
+
+
+@pytest.mark.parametrize(
+    ("text", "age"),
+    [
+        ("Children: son Rory, 12, daughter Clodagh, 9.", "9"),
+        ("Mother Maire, ovarian ca at 52, deceased.", "52"),
+        ("Aunt with breast cancer at 38 and a cousin", "38"),
+        ("Father diagnosed at age 61 with CRC.", "61"),
+        ("Grandfather died at 70.", "70"),
+    ],
+)
+def test_ages_at_a_clause_end_and_at_events_of_a_history(text: str, age: str) -> None:
+    assert age in ages(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Cousin lives in Daly City; (3) she asked about leave.", "Mass at 10 o'clock on the scan."],
+)
+def test_item_numbers_and_clock_positions_are_no_ages(text: str) -> None:
+    assert ages(text) == set()

@@ -118,3 +118,13 @@ def test_the_state_of_a_plate(text: str, state: str) -> None:
 
 def test_capital_words_before_plate_that_are_no_state_stay_untagged() -> None:
     assert not any(t is PhiType.STATE for _, t in found("Growth PL plate count normal; XX tag removed."))
+
+
+@pytest.mark.parametrize(("text", "road"), [("She is staying at the inn on Route 9.", "Route 9"), ("Exit off Hwy 12. Then left.", "Hwy 12")])
+def test_a_numbered_road_at_a_sentence_end(text: str, road: str) -> None:
+    assert (road, PhiType.STREET) in found(text)
+
+
+def test_a_dialysis_chair_is_a_room_and_a_wheelchair_is_not() -> None:
+    assert ("11", PhiType.ROOM) in found("Dialysis MWF, chair 11; nephrologist aware.")
+    assert not any(t is PhiType.ROOM for _, t in found("Uses a wheelchair 2 days a week. Chair 3 times daily."))

@@ -51,6 +51,11 @@ _AGE_LIST_BEFORE = re.compile(r"\bages\s+\d{1,3}(?:\s*(?:,|and|&)\s*\d{1,3})*\s*
 _DURATION_AFTER = frozenset({"days", "day", "weeks", "week", "wks", "months", "month", "mos", "hours", "hrs", "h"})
 
 
+# Events of a history whose age follows after "at": "breast ca at 38", "diagnosed at 52", "died at 70".
+_EVENT_WORDS = ("ca", "cancer", "carcinoma", "lymphoma", "leukemia", "melanoma", "dx", "diagnosed", "diagnosis",
+                "onset", "died", "deceased", "passed", "death", "mi", "stroke", "cva")
+
+
 # Who "will be" an age: a person, the writer or the patient ("I will be 70 on Sunday").
 _WILL_BE_SUBJECTS = ("i", "he", "she", "they", "who", "pt", "patient", "i'll", "he'll", "she'll")
 
@@ -81,6 +86,14 @@ def _valid_age_sex(text: str, m: re.Match[str]) -> bool:
         if next_word(text, m.end()) in _FRENCH_AFTER:
             return False  # French catheter size
     return True
+
+
+_ITEM_BEFORE = re.compile(r"(?:^|[;:.])[ \t]*$", re.MULTILINE)
+
+
+def _not_an_item_number(text: str, m: re.Match[str]) -> bool:
+    """Not a list item's number: "(3) she asked" opens a line or follows a ";", a ":" or a full stop."""
+    return _plausible(text, m) and _ITEM_BEFORE.search(text, max(0, m.start() - 20), m.start()) is None
 
 
 def _after_age_list(text: str, m: re.Match[str]) -> bool:
@@ -128,11 +141,11 @@ def age_patterns() -> list[Pattern]:
             r"(?:,|\band|&)\s*(?P<age>\d{1,3})(?!\d|[/.:,]\d|\s*(?i:%|mg|kg|lb|cm|mm|ml)\b)",
             a, score=0.8, group="age", flags=0, validate=_after_age_list, explain=_explain, gate=("ages",),
         ),
-        # "grandson, 15, visits", "her brother Tomas, 58, lives": a relative (and a name) set off by
-        # commas, then the age alone between commas.
+        # "grandson, 15, visits", "her brother Tomas, 58, lives", "daughter Clodagh, 9.": a relative (and a
+        # name) set off by a comma, then the age alone before a comma or the end of a clause.
         Pattern(
             "age_relative_commas",
-            rf"{word_start(_RELATIVES)}(?:\s+[A-Z][a-z'\-]+){{0,2}}\s*,\s*(?P<age>{_DIGITS_AGE}),",
+            rf"{word_start(_RELATIVES)}(?:\s+[A-Z][a-z'\-]+){{0,2}}\s*,\s*(?P<age>{_DIGITS_AGE})(?=[,;)]|\.(?!\d)|\s*$)",
             a, score=0.75, group="age", flags=0, validate=_plausible, explain=_explain,
         ),
         # "I will be 70 on Easter Sunday", "she'll be 90 next month": the age a person is about to reach,
@@ -158,10 +171,16 @@ def age_patterns() -> list[Pattern]:
             rf"(?P<age>{_DIGITS_AGE}|{_WORD_NUMBER})(?=\s*(?:[.,;)]|$|\s(?i:and|but|with|now|today)\b))",
             a, score=0.75, group="age", flags=0, validate=_plausible, explain=_explain,
         ),
+        # "ovarian ca at 52", "diagnosed at age 38", "died at 70": the age at an event of a person's history.
+        Pattern(
+            "age_at_event",
+            rf"{word_start(_EVENT_WORDS)}\s+(?:at|@)\s+(?i:age\s+)?(?P<age>{_DIGITS_AGE})(?![\w/%'\u2019])",
+            a, score=0.75, group="age", flags=0, validate=_valid_age_cue, explain=_explain,
+        ),
         Pattern(
             "age_of_relative",
             r"\((?:\s*[\"“][^\"”()\n]{1,25}[\"”]\s*,)?\s*(?P<age>\d{1,3})(?:\s*(?i:mo|mos|months?|yo|y/o))?\s*\)",
-            a, score=0.75, group="age", flags=0, validate=_plausible, explain=_explain,
+            a, score=0.75, group="age", flags=0, validate=_not_an_item_number, explain=_explain,
             context=_RELATIVES, context_required=True, context_window=40, gate=("(",),
         ),
         Pattern(

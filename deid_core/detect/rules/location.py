@@ -126,7 +126,8 @@ def location_patterns() -> list[Pattern]:
         # so "route of administration" and "Route: PO" never match.
         Pattern(
             "street_numbered_road",
-            r"\b(?:Route|Rte\.?|Highway|Hwy\.?|State[ \t]+Road|County[ \t]+Road)[ \t]+\d{1,3}[A-Z]?(?![\w\-/.%])",
+            # A full stop may end the sentence after it ("staying on Route 9."); a dot before a digit is a decimal.
+            r"\b(?:Route|Rte\.?|Highway|Hwy\.?|State[ \t]+Road|County[ \t]+Road)[ \t]+\d{1,3}[A-Z]?(?![\w\-/%]|\.\d)",
             PhiType.STREET, score=0.7, flags=0, validate=_not_a_count, gate=("route", "rte", "highway", "hwy", "road"),
         ),
         Pattern(
@@ -142,9 +143,10 @@ def location_patterns() -> list[Pattern]:
         ),
         Pattern(
             "room_bed",
-            # "bed 12B", "bed 4-12" (room 4, bed 12), an emergency department's "bay 3".
+            # "bed 12B", "bed 4-12" (room 4, bed 12), an emergency department's "bay 3", a dialysis or
+            # infusion "chair 11" ("wheelchair" never matches: the word must start there).
             # A full stop may end the sentence after it ("bed 4-12."); a dot before a digit is a decimal.
-            r"\b(?:bed|bay)[ \t]*(?:\#|no\.?)?[ \t]*(?P<room>\d{1,2}[A-Z]?(?:-\d{1,2}[A-Z]?)?)(?![\w\-/]|\.\d)",
-            PhiType.ROOM, score=0.6, group="room", validate=_a_bed, gate=("bed", "bay"),
+            r"\b(?:bed|bay|chair)[ \t]*(?:\#|no\.?)?[ \t]*(?P<room>\d{1,2}[A-Z]?(?:-\d{1,2}[A-Z]?)?)(?![\w\-/]|\.\d)",
+            PhiType.ROOM, score=0.6, group="room", validate=_a_bed, gate=("bed", "bay", "chair"),
         ),
     ]
