@@ -6,7 +6,7 @@ Invariants after ``SpanHygiene.clean``:
   (never narrowed), so a surrogate never replaces part of a word (``stimu<lator>``).
 * **Whole names.** A person span takes the adjacent surname-like word after it and the first name
   before it (``Dr. <span>Okonkwo``, ``Petra <span>Kowalski``), so replacing a first name never leaves
-  the surname behind.
+  the surname behind; lower-case particles go with the surname (``Joost van der Wiel``, ``Ms. de la Cruz``).
 * **No run-ons.** A tagger span of a name, place or organisation is first cut to the PHI in it
   (``deid_core.trim``): not across a column gap into a label, not over a cue word before the name.
 * **No statistical look-alikes.** Spans of the tagger (the only detector that guesses from shape) are
@@ -24,6 +24,7 @@ Invariants after ``SpanHygiene.clean``:
   - a person that is capitalised ordinary words no name list knows, and initials (``Guidelines``,
     ``UNKNOWN, UNKNOWN``, ``M Facility``), or one function word after no title (``Husband works``);
   - a person or place that is one language name after no title (``speaks Arabic``; not ``Mr. English``);
+  - an identifier that is a billing or terminology code (``CPT 22630``: ``code_systems`` in cues.yaml);
   - an age in weeks of gestation or a span (``39w4d``, ``8-week scan``; not ``8-week-old``) or a floor;
   - a numeric day/month that a score or measure cue surrounds (``pain 6/10``);
   - an e-mail with no at sign made of ordinary words (``workers' compensation``);
@@ -62,6 +63,11 @@ _NUMERIC_DAY_MONTH = re.compile(r"\d{1,2}/\d{1,2}")
 # ("CASTELLANOS, IMANI      Grade 7"), not the rest of the name.
 _NEXT_WORD = re.compile(r" {1,2}([A-Z][\w'’\-]*)")
 _PREV_WORD = re.compile(r"([A-Z][\w'’\-]*) {1,2}$")
+# Lower-case particles of surnames ("Joost van der Wiel", "Ms. de la Cruz", "Ana da Silva"): a name ends at
+# the capitalised word after them, and begins at them after a title or a first name.
+_PARTICLES = r"(?:(?:van|von|de|del|della|der|den|di|da|du|dos|das|ter|ten|la|le) ){1,3}"
+_PARTICLE_TAIL = re.compile(rf" ({_PARTICLES}[A-Z][\w'’\-]*)")
+_PARTICLE_HEAD = re.compile(rf"(?:\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?|\b[A-Z][\w'’\-]*) ({_PARTICLES})$")
 # Department and specialty words look like surnames to a lexicon (not ordinary English words).
 _NOT_SURNAME_SUFFIX = ("ology", "itis", "ectomy", "otomy", "ostomy", "osis", "emia", "pathy", "scopy", "plasty", "gram", "iatry", "ics")
 # After a number: a gestational age or a span in weeks (not "8-week-old"), or a storey of a building.
@@ -189,6 +195,11 @@ class SpanHygiene:
                 return True  # "Guidelines", "UNKNOWN, UNKNOWN", "M      Facility" (a sex, then a heading)
             if len(words) == 1 and words[0].lower() in lex.cues["languages"]:
                 return not preceded_by(text, span.start, lex.cues["titles"], hops=0)  # "speaks Arabic"; "Mr. English"
+        if category is PhiCategory.ID and (
+            (words and words[0].lower() in lex.cues["code_systems"])
+            or preceded_by(text, span.start, lex.cues["code_systems"], hops=0)
+        ):
+            return True  # "CPT 22630", "ICD-10 M43.16": a billing or terminology code
         if span.type is PhiType.DATE and _NUMERIC_DAY_MONTH.fullmatch(value):
             if value.endswith("/10") and not preceded_by(text, span.start, DATE_CUES, hops=0) and not line_start(text, span.start):
                 return True  # "6/10": a score out of ten unless a date cue says otherwise
@@ -245,9 +256,16 @@ class SpanHygiene:
 
     def _whole_name(self, text: str, span: Span) -> Span:
         start, end = span.start, span.end
-        nxt = _NEXT_WORD.match(text, end, min(len(text), end + 40))
-        if nxt is not None and self._surname_like(nxt.group(1)):
+        tail = _PARTICLE_TAIL.match(text, end, min(len(text), end + 40))
+        if tail is not None and self._surname_like(tail.group(1).rsplit(" ", 1)[-1]):
+            end = tail.end(1)
+        elif (nxt := _NEXT_WORD.match(text, end, min(len(text), end + 40))) is not None and self._surname_like(
+            nxt.group(1)
+        ):
             end = nxt.end(1)
+        head = _PARTICLE_HEAD.search(text, max(0, start - 40), start)
+        if head is not None:
+            start = head.start(1)
         prev = _PREV_WORD.search(text, max(0, start - 40), start)
         if prev is not None and self._first_name_like(prev.group(1)):
             start = prev.start(1)

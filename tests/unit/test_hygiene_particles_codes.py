@@ -1,0 +1,41 @@
+"""Span hygiene: surname particles and billing codes (invented probes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_core.hygiene import build_hygiene
+from schemas import PhiType, Span
+
+
+def cleaned(text: str, part: str, type_: PhiType) -> list[str]:
+    start = text.index(part)
+    span = Span(start, start + len(part), type_, 0.9, frozenset({"tagger"}), "model=test")
+    return [text[s.start : s.end] for s in build_hygiene().clean(text, [span])]
+
+
+@pytest.mark.parametrize(
+    ("text", "part", "expected"),
+    [
+        ("Radiologist: Dr. Joost van der Wiel   Date 1/2", "Joost", "Joost van der Wiel"),
+        ("Spoke with Ms. de la Cruz today.", "Cruz", "de la Cruz"),
+        ("Seen by Ana da Silva, RN.", "Ana", "Ana da Silva"),
+        ("Called Dr. von Stade back.", "Stade", "von Stade"),
+    ],
+)
+def test_a_name_takes_its_surname_particles(text: str, part: str, expected: str) -> None:
+    assert cleaned(text, part, PhiType.DOCTOR) == [expected]
+
+
+@pytest.mark.parametrize(("text", "part"), [("gave it to Sam de facto", "Sam"), ("asked la nurse", "nurse")])
+def test_particles_before_ordinary_words_stay_out(text: str, part: str) -> None:
+    assert cleaned(text, part, PhiType.PATIENT) in ([part], [])
+
+
+@pytest.mark.parametrize(("text", "part"), [("fusion (CPT 22630), inpatient", "CPT 22630"), ("billed as CPT 99214 today", "99214")])
+def test_billing_codes_are_no_identifiers(text: str, part: str) -> None:
+    assert cleaned(text, part, PhiType.IDNUM) == []
+
+
+def test_a_record_number_stays() -> None:
+    assert cleaned("MRN 7003318 on file", "7003318", PhiType.MEDICALRECORD) == ["7003318"]
