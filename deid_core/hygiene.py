@@ -9,6 +9,9 @@ Invariants after ``SpanHygiene.clean``:
   the surname behind; lower-case particles go with the surname (``Joost van der Wiel``, ``Ms. de la Cruz``).
 * **No run-ons.** A tagger span of a name, place or organisation is first cut to the PHI in it
   (``deid_core.trim``): not across a column gap into a label, not over a cue word before the name.
+* **Names read as contacts.** A tagger e-mail, URL or user name with no ``@``, no spelled-out "at"
+  or "dot", no digit and only capitalised words is a person (``Sinéad Ó Dálaigh``: the character table
+  lacks accented letters), typed PATIENT.
 * **No statistical look-alikes.** Spans of the tagger (the only detector that guesses from shape) are
   dropped when they cannot be PHI:
 
@@ -92,6 +95,21 @@ _LETTERS_ONLY = re.compile(r"[^\W\d_]+")
 _AGENT_ENDINGS = ("er", "or", "ist", "ian", "ant", "ent", "man", "men", "eer", "ee", "wife", "smith", "wright")
 _MONEY = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?")
 _PROPAGATED_SCORE = 0.5
+# Contact types the tagger gives to names it cannot read (letters its character table lacks, such as
+# accents): with no "@", no "at"/"dot", no digit and only capitalised words, the span is a person.
+_CONTACT_GUESSES = frozenset({PhiType.EMAIL, PhiType.URL, PhiType.USERNAME})
+_CAPITALISED_WORD = re.compile(r"[^\W\d_][^\W\d_'’\-]*(?:['’\-][^\W\d_]+)*")
+
+
+def _capitalised_name(value: str) -> bool:
+    """Two or more words, each capitalised letters only, and nothing else but spaces ("Zoë Lund")."""
+    words = value.split()
+    return (
+        len(words) >= 2
+        and no_address(value)
+        and all(_CAPITALISED_WORD.fullmatch(w) and w[0].isupper() for w in words)
+        and any(len(w) > 1 for w in words)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +137,8 @@ class SpanHygiene:
                 piece = _whole_words(text, piece)
                 if tagger_only and self._look_alike(text, piece):
                     continue
+                if tagger_only and piece.type in _CONTACT_GUESSES and _capitalised_name(text[piece.start : piece.end]):
+                    piece = replace(piece, type=PhiType.PATIENT)  # "Sinéad Ó Dálaigh" read as an e-mail
                 if piece.type in _PERSON:
                     piece = self._whole_name(text, piece)
                 out.append(piece)

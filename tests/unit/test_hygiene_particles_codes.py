@@ -39,3 +39,20 @@ def test_billing_codes_are_no_identifiers(text: str, part: str) -> None:
 
 def test_a_record_number_stays() -> None:
     assert cleaned("MRN 7003318 on file", "7003318", PhiType.MEDICALRECORD) == ["7003318"]
+
+
+@pytest.mark.parametrize("name", ["Sinéad Ó Dálaigh", "Zoë Marchetti-Lund", "Björn Åkesson"])
+def test_a_capitalised_name_read_as_an_email_is_a_person(name: str) -> None:
+    text = f"Patient: {name}   DOB 1/2/1980"
+    start = text.index(name)
+    span = Span(start, start + len(name), PhiType.EMAIL, 0.9, frozenset({"tagger"}), "model=test")
+    out = build_hygiene().clean(text, [span])
+    assert [(text[s.start : s.end], s.type) for s in out] == [(name, PhiType.PATIENT)]
+
+
+@pytest.mark.parametrize("value", ["jdoe at example dot com", "Jane Doe at Example dot org", "JDoe2 Mail"])
+def test_spelled_out_addresses_stay_emails(value: str) -> None:
+    text = f"write to {value} today"
+    start = text.index(value)
+    span = Span(start, start + len(value), PhiType.EMAIL, 0.9, frozenset({"tagger"}), "model=test")
+    assert all(s.type is PhiType.EMAIL for s in build_hygiene().clean(text, [span]))
