@@ -28,7 +28,9 @@ Invariants after ``SpanHygiene.clean``:
     ``UNKNOWN, UNKNOWN``, ``M Facility``), or one function word after no title (``Husband works``);
   - a person or place that is one language name after no title (``speaks Arabic``; not ``Mr. English``);
   - an identifier that is a billing or terminology code (``CPT 22630``: ``code_systems`` in cues.yaml);
-  - an age in weeks of gestation or a span (``39w4d``, ``8-week scan``; not ``8-week-old``) or a floor;
+  - an age in weeks of gestation or a span (``39w4d``, ``8-week scan``; not ``8-week-old``), a floor, or a
+    count joined to a noun (``84-gene panel``, ``12-lead``);
+  - an e-mail whose spelled-out "at" has no letters after it (``breast ca at 38``);
   - a numeric day/month that a score or measure cue surrounds (``pain 6/10``);
   - an e-mail with no at sign made of ordinary words (``workers' compensation``);
   - a user name that is an ordinary word and no first name (``photos``; ``fjohnson`` is a handle,
@@ -74,7 +76,15 @@ _PARTICLE_HEAD = re.compile(rf"(?:\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?|\b[A-Z][\w'’\-
 # Department and specialty words look like surnames to a lexicon (not ordinary English words).
 _NOT_SURNAME_SUFFIX = ("ology", "itis", "ectomy", "otomy", "ostomy", "osis", "emia", "pathy", "scopy", "plasty", "gram", "iatry", "ics")
 # After a number: a gestational age or a span in weeks (not "8-week-old"), or a storey of a building.
-_NOT_AN_AGE_AFTER = re.compile(r"w\d|[\s-]?(?:weeks?|wks?)\b(?![\s-]*old)|\s+(?:floor|fl)\b", re.IGNORECASE)
+_NOT_AN_AGE_AFTER = re.compile(
+    r"w\d|[\s-]?(?:weeks?|wks?)\b(?![\s-]*old)|\s+(?:floor|fl)\b"
+    # "84-gene panel", "12-lead", "24-hour": a count joined to a noun that is no unit of age
+    r"|-(?!(?:years?|yrs?|yo|y|months?|mos?|mo|weeks?|wks?|days?|old)\b)[a-z]",
+    re.IGNORECASE,
+)
+# A spelled-out "at" and what follows it in an e-mail guess; a domain needs letters there.
+_SPELLED_AT_TAIL = re.compile(r"\bat\b(.*)$", re.IGNORECASE | re.DOTALL)
+_LETTERS_2 = re.compile(r"[^\W\d_]{2,}")
 # One letter that is a sex after an age ("62 M", "73 yo F") or a slash shorthand's half ("f/u", "s/p").
 _SEX_OR_SHORTHAND = re.compile(r"(?:\d|\byo|y/o)\s*[MF]\b|[a-z]/[a-z]\b", re.IGNORECASE)
 _SPECIALTY_SUFFIX = ("ology", "iatry", "ics")
@@ -186,6 +196,9 @@ class SpanHygiene:
             return True
         if span.type is PhiType.AGE and _NOT_AN_AGE_AFTER.match(text, span.end):
             return True  # "39w4d", "by 8-week US", "4th Floor"
+        if span.type is PhiType.EMAIL and "@" not in value and (at := _SPELLED_AT_TAIL.search(value)) is not None:
+            if not _LETTERS_2.search(at.group(1)):
+                return True  # "breast ca at 38": nothing after the "at" that could be a domain
         if span.type is PhiType.EMAIL and no_address(value):
             return all(lex.is_word(w) for w in words)  # "workers' compensation"; not "harris-morgan"
         if span.type is PhiType.USERNAME:

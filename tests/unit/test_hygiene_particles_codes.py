@@ -56,3 +56,26 @@ def test_spelled_out_addresses_stay_emails(value: str) -> None:
     start = text.index(value)
     span = Span(start, start + len(value), PhiType.EMAIL, 0.9, frozenset({"tagger"}), "model=test")
     assert all(s.type is PhiType.EMAIL for s in build_hygiene().clean(text, [span]))
+
+
+def tagger_span(text: str, part: str, type_: PhiType) -> list[str]:
+    start = text.index(part)
+    span = Span(start, start + len(part), type_, 0.9, frozenset({"tagger"}), "model=test")
+    return [text[s.start : s.end] for s in build_hygiene().clean(text, [span])]
+
+
+def test_an_at_without_a_domain_is_no_email() -> None:
+    assert tagger_span("maternal aunt, breast ca at 38, living", "ca at ", PhiType.EMAIL) == []
+    assert tagger_span("write to jdoe at example dot com today", "jdoe at example dot com", PhiType.EMAIL) == [
+        "jdoe at example dot com"
+    ]
+
+
+@pytest.mark.parametrize(("text", "part"), [("Plan: 84-gene panel via saliva", "84"), ("a 12-lead ECG", "12")])
+def test_a_count_joined_to_a_noun_is_no_age(text: str, part: str) -> None:
+    assert tagger_span(text, part, PhiType.AGE) == []
+
+
+@pytest.mark.parametrize(("text", "part"), [("a 45-year-old man", "45"), ("her 3-day-old son", "3"), ("a 6-mo-old", "6")])
+def test_ages_joined_to_units_of_age_stay(text: str, part: str) -> None:
+    assert tagger_span(text, part, PhiType.AGE) == [part]
