@@ -24,8 +24,9 @@ keeps it.
 A second, smaller vote settles the tagger's region types by the gazetteer: a tagger city, state or
 country whose whole text is a US state's name and no country's is a STATE (``moved from Ohio`` was
 COUNTRY), and one that is a country's name and no state's is a COUNTRY; a name that is both
-(``Georgia``) keeps the tagger's type. A state's surrogate is then a state, and a policy that keeps
-states keeps it.
+(``Georgia``) keeps the tagger's type. The same holds for a tagger person whose whole text is a state's
+or a country's name and no first name or surname (``Knoxville, Tennessee`` in a signature: Tennessee was
+a DOCTOR). A state's surrogate is then a state, and a policy that keeps states keeps it.
 """
 
 from __future__ import annotations
@@ -59,10 +60,15 @@ class TypeVote:
     last_words: frozenset[str]
     state_names: frozenset[str]
     country_names: frozenset[str]
+    first_names: frozenset[str] = frozenset()
+    surnames: frozenset[str] = frozenset()
 
     def vote(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """``spans`` with tagger place types replaced by the lexicon's person type where the vote says so."""
-        spans = [self._region(text, s) if s.sources == {TAGGER} and s.type in REGION_TYPES else s for s in spans]
+        spans = [
+            self._region(text, s) if s.sources == {TAGGER} and s.type in REGION_TYPES | PERSON_TYPES else s
+            for s in spans
+        ]
         persons = [s for s in spans if LEXICON in s.sources and s.type in PERSON_TYPES]
         if not persons:
             return spans
@@ -71,6 +77,8 @@ class TypeVote:
     def _region(self, text: str, span: Span) -> Span:
         name = " ".join(text[span.start : span.end].split()).lower()
         state, country = name in self.state_names, name in self.country_names
+        if span.type in PERSON_TYPES and (name in self.first_names or name in self.surnames):
+            return span  # "Georgia", "Israel", "Chad": a person as well as a place
         if state and not country and span.type is not PhiType.STATE:
             return replace(span, type=PhiType.STATE)
         if country and not state and span.type is not PhiType.COUNTRY:
@@ -103,5 +111,5 @@ def build_type_vote(lexicons: Lexicons | None = None) -> TypeVote:
     heads = {w for key in ("facility_heads", "organization_heads", "ward_tails") for w in cues[key] if " " not in w}
     return TypeVote(
         cues["place_first_words"], frozenset(heads | cues["place_last_words"]),
-        frozenset(lex.us_states.values()), lex.countries,
+        frozenset(lex.us_states.values()), lex.countries, lex.first_names, lex.surnames,
     )

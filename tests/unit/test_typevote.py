@@ -74,6 +74,8 @@ def test_phrases_that_say_place_or_firm_keep_the_tagger_type(phrase: str) -> Non
         ("Emigrated from Portugal in 1990.", "Portugal", PhiType.STATE, PhiType.COUNTRY),
         ("Visited Georgia last year.", "Georgia", PhiType.COUNTRY, PhiType.COUNTRY),  # a state and a country
         ("Lives in Springfield.", "Springfield", PhiType.CITY, PhiType.CITY),
+        ("She moved from Ohio in 2010.", "Ohio", PhiType.PATIENT, PhiType.STATE),  # a person that is only a state
+        ("Dr. Georgia Banks called.", "Georgia", PhiType.DOCTOR, PhiType.DOCTOR),  # a first name too
     ],
 )
 def test_region_types_follow_the_gazetteer(text: str, name: str, tagged: PhiType, expected: PhiType) -> None:
