@@ -1,6 +1,7 @@
 """The second hand-written development set (eval/handwritten_dev2): gold.jsonl is current, large enough and well formed.
 
-It is compiled by the test set's compiler (eval/handwritten/build.py) with ``--id-prefix hwdevb``.
+It is compiled by the test set's compiler (eval/handwritten/build.py) with ``--id-prefix hwdevb``. It was
+written after the rules had been tuned on eval/handwritten_dev, so its first evaluation is out of sample.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from tests.handwritten_sets import assert_well_formed, build_module
 from tests.handwritten_sets import gold_records as handwritten_gold
 
 ROOT = Path(__file__).resolve().parents[2]
-DEV = ROOT / "eval" / "handwritten_dev2"
-GOLD = DEV / "gold.jsonl"
+DEV2 = ROOT / "eval" / "handwritten_dev2"
+GOLD = DEV2 / "gold.jsonl"
 PREFIX = "hwdevb"
 
 
@@ -23,26 +24,32 @@ def gold_records() -> tuple[dict[str, object], ...]:
 
 def test_gold_matches_the_notes() -> None:
     build = build_module()
-    expected = build.render_jsonl(build.build_records(DEV / "notes", PREFIX))
+    expected = build.render_jsonl(build.build_records(DEV2 / "notes", PREFIX))
     assert GOLD.read_text(encoding="utf-8") == expected, (
         "gold.jsonl is stale: run python eval/handwritten/build.py --notes eval/handwritten_dev2/notes "
         "--out eval/handwritten_dev2/gold.jsonl --id-prefix hwdevb"
     )
 
 
-def test_check_option_accepts_the_dev_set() -> None:
+def test_check_option_accepts_the_second_dev_set() -> None:
     build = build_module()
-    argv = ["--notes", str(DEV / "notes"), "--out", str(GOLD), "--id-prefix", PREFIX, "--check"]
+    argv = ["--notes", str(DEV2 / "notes"), "--out", str(GOLD), "--id-prefix", PREFIX, "--check"]
     assert build.main(argv) == 0
 
 
 def test_size() -> None:
     records = gold_records()
-    assert len(records) >= 8
-    assert sum(len(r["spans"]) for r in records) >= 250  # type: ignore[arg-type]
+    assert len(records) >= 16
+    assert sum(len(r["spans"]) for r in records) >= 600  # type: ignore[arg-type]
 
 
-def test_ids_use_the_dev_prefix() -> None:
+def test_note_lengths() -> None:
+    # Notes 01-22 are 1,500-3,500 characters; 51-58, written first in another session, a little shorter.
+    for record in gold_records():
+        assert 1000 <= len(str(record["text"])) <= 3500, record["id"]
+
+
+def test_ids_use_the_second_dev_prefix() -> None:
     ids = [str(r["id"]) for r in gold_records()]
     assert all(i.startswith(f"{PREFIX}-") for i in ids), ids
     assert len(set(ids)) == len(ids)
@@ -55,15 +62,14 @@ def test_records_are_well_formed() -> None:
 
 def test_every_category_is_present() -> None:
     types = Counter(s["type"] for r in gold_records() for s in r["spans"])  # type: ignore[union-attr]
-    for needed in ("PATIENT", "DOCTOR", "AGE", "DATE"):
+    for needed in ("PATIENT", "DOCTOR", "PROFESSION", "HOSPITAL", "ORGANIZATION", "CITY", "AGE", "DATE", "PHONE"):
         assert types[needed] >= 20, needed
-    for needed in ("USERNAME", "PROFESSION", "ROOM", "DEPARTMENT", "HOSPITAL", "ORGANIZATION", "STREET", "CITY",
-                   "STATE", "COUNTRY", "ZIP", "LOCATION-OTHER", "PHONE", "FAX", "EMAIL", "MEDICALRECORD",
-                   "HEALTHPLAN", "ACCOUNT", "LICENSE", "DEVICE", "IDNUM"):
+    for needed in ("USERNAME", "ROOM", "DEPARTMENT", "STREET", "STATE", "COUNTRY", "ZIP", "LOCATION-OTHER", "FAX",
+                   "EMAIL", "URL", "IPADDR", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE",
+                   "IDNUM"):
         assert types[needed] >= 1, needed
 
 
-def test_default_prefix_is_unchanged() -> None:
-    build = build_module()
-    records = build.build_records(DEV / "notes")
-    assert all(str(r["id"]).startswith("hw-") for r in records)
+def test_no_overlap_with_the_first_dev_set_ids() -> None:
+    first = {str(r["id"]) for r in handwritten_gold(ROOT / "eval" / "handwritten_dev" / "gold.jsonl")}
+    assert not first & {str(r["id"]) for r in gold_records()}
