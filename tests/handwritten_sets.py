@@ -54,3 +54,27 @@ def assert_well_formed(records: tuple[dict[str, object], ...]) -> None:
             surface = text[start:end]
             assert surface.strip(), (record["id"], span)
             assert surface == surface.strip(), f"{record['id']}: outer whitespace in {surface!r}"
+
+
+def assert_gold_is_current(directory: Path, prefix: str) -> None:
+    """``directory/gold.jsonl`` is what the compiler makes of ``directory/notes`` with ``prefix``."""
+    build = build_module()
+    rel = directory.relative_to(ROOT)
+    expected = build.render_jsonl(build.build_records(directory / "notes", prefix))
+    assert (directory / "gold.jsonl").read_text(encoding="utf-8") == expected, (
+        f"{rel}/gold.jsonl is stale: run python eval/handwritten/build.py --notes {rel}/notes "
+        f"--out {rel}/gold.jsonl --id-prefix {prefix}"
+    )
+
+
+def assert_check_option_accepts(directory: Path, prefix: str) -> None:
+    argv = ["--notes", str(directory / "notes"), "--out", str(directory / "gold.jsonl"), "--id-prefix", prefix, "--check"]
+    assert build_module().main(argv) == 0
+
+
+def assert_ids_prefixed(records: tuple[dict[str, object], ...], prefix: str) -> None:
+    """Every id is ``prefix-NN``, unique and in order."""
+    ids = [str(r["id"]) for r in records]
+    assert all(i.startswith(f"{prefix}-") for i in ids), ids
+    assert len(set(ids)) == len(ids)
+    assert ids == sorted(ids)

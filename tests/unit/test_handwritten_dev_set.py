@@ -8,7 +8,13 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from tests.handwritten_sets import assert_well_formed, build_module
+from tests.handwritten_sets import (
+    assert_check_option_accepts,
+    assert_gold_is_current,
+    assert_ids_prefixed,
+    assert_well_formed,
+    build_module,
+)
 from tests.handwritten_sets import gold_records as handwritten_gold
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,18 +28,11 @@ def gold_records() -> tuple[dict[str, object], ...]:
 
 
 def test_gold_matches_the_notes() -> None:
-    build = build_module()
-    expected = build.render_jsonl(build.build_records(DEV / "notes", PREFIX))
-    assert GOLD.read_text(encoding="utf-8") == expected, (
-        "gold.jsonl is stale: run python eval/handwritten/build.py --notes eval/handwritten_dev/notes "
-        "--out eval/handwritten_dev/gold.jsonl --id-prefix hwdev"
-    )
+    assert_gold_is_current(DEV, PREFIX)
 
 
 def test_check_option_accepts_the_dev_set() -> None:
-    build = build_module()
-    argv = ["--notes", str(DEV / "notes"), "--out", str(GOLD), "--id-prefix", PREFIX, "--check"]
-    assert build.main(argv) == 0
+    assert_check_option_accepts(DEV, PREFIX)
 
 
 def test_size() -> None:
@@ -43,10 +42,7 @@ def test_size() -> None:
 
 
 def test_ids_use_the_dev_prefix() -> None:
-    ids = [str(r["id"]) for r in gold_records()]
-    assert all(i.startswith(f"{PREFIX}-") for i in ids), ids
-    assert len(set(ids)) == len(ids)
-    assert ids == sorted(ids)
+    assert_ids_prefixed(gold_records(), PREFIX)
 
 
 def test_records_are_well_formed() -> None:
