@@ -46,6 +46,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from operator import itemgetter
 
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
@@ -135,12 +136,10 @@ class SpanHygiene:
         if not types:
             return spans
         covered = sorted((s.start, s.end) for s in spans)
-        # Every word-character run of the note looked up (the keys are letter runs, so a run with a digit
-        # or an underscore never matches): cheaper than compiling an alternation of the keys per note.
         extra = [
-            Span(m.start(), m.end(), found, _PROPAGATED_SCORE, frozenset({_LEXICON}), "propagated")
-            for m in _WORD_RUN.finditer(text)
-            if (found := types.get(m.group().lower())) is not None and not _inside(covered, m.start(), m.end())
+            Span(start, end, found, _PROPAGATED_SCORE, frozenset({_LEXICON}), "propagated")
+            for start, end, found in _word_runs_of(text, types)
+            if not _inside(covered, start, end)
         ]
         return spans + extra
 
@@ -273,6 +272,34 @@ def _in_compound(text: str, span: Span) -> bool:
     return (len(before) == 2 and before[1] == "-" and before[0].isalpha()) or (
         len(after) == 2 and after[0] == "-" and after[1].isalpha()
     )
+
+
+def _word_runs_of(text: str, types: dict[str, PhiType]) -> list[tuple[int, int, PhiType]]:
+    """The word-character runs of ``text`` (``_WORD_RUN``) whose lower case is a key of ``types``, in text
+    order. The keys are lower-cased letter runs, so a run with a digit or an underscore never matches."""
+    if not text.isascii():
+        # Every run looked up: cheaper than compiling an alternation of the keys per note.
+        return [
+            (m.start(), m.end(), found)
+            for m in _WORD_RUN.finditer(text)
+            if (found := types.get(m.group().lower())) is not None
+        ]
+    # ASCII: lower() keeps every offset, and a handful of keys found with str.find (in C) beats a regex
+    # match object per word of the note. A hit is a run when no word character or apostrophe is before
+    # it and no word character after it (ASCII's \w is isalnum() or "_").
+    low, n, out = text.lower(), len(text), []
+    for key, found in types.items():
+        size = len(key)
+        at = low.find(key)
+        while at >= 0:
+            end = at + size
+            if (at == 0 or not (low[at - 1].isalnum() or low[at - 1] in "_'")) and (
+                end == n or not (low[end].isalnum() or low[end] == "_")
+            ):
+                out.append((at, end, found))
+            at = low.find(key, at + 1)
+    out.sort(key=itemgetter(0))  # one run per start: the order finditer gives
+    return out
 
 
 def _inside(covered: list[tuple[int, int]], start: int, end: int) -> bool:
