@@ -44,8 +44,10 @@ Spans of the header, the rules and the lexicon are never dropped: they are valid
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from itertools import accumulate
 from operator import itemgetter
 
 from deid_core.detect.rules.context import next_word, preceded_by
@@ -135,11 +137,11 @@ class SpanHygiene:
                     types[low] = span.type
         if not types:
             return spans
-        covered = sorted((s.start, s.end) for s in spans)
+        covered = _Covered(spans)
         extra = [
             Span(start, end, found, _PROPAGATED_SCORE, frozenset({_LEXICON}), "propagated")
             for start, end, found in _word_runs_of(text, types)
-            if not _inside(covered, start, end)
+            if not covered.contains(start, end)
         ]
         return spans + extra
 
@@ -302,8 +304,21 @@ def _word_runs_of(text: str, types: dict[str, PhiType]) -> list[tuple[int, int, 
     return out
 
 
-def _inside(covered: list[tuple[int, int]], start: int, end: int) -> bool:
-    return any(s <= start and end <= e for s, e in covered)
+class _Covered:
+    """The spans' extents, asked whether one of them holds ``start:end``: a binary search over the starts
+    and the furthest end reached so far, instead of a scan of every span per word."""
+
+    __slots__ = ("_reach", "_starts")
+
+    def __init__(self, spans: Sequence[Span]) -> None:
+        covered = sorted((s.start, s.end) for s in spans)
+        self._starts = [s for s, _ in covered]
+        self._reach = list(accumulate((e for _, e in covered), max))
+
+    def contains(self, start: int, end: int) -> bool:
+        # Some span starts at or before ``start`` and ends at or after ``end``.
+        i = bisect_right(self._starts, start)
+        return i > 0 and self._reach[i - 1] >= end
 
 
 def _whole_words(text: str, span: Span) -> Span:
