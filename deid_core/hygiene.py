@@ -152,7 +152,7 @@ class SpanHygiene:
 
     def _look_alike(self, text: str, span: Span) -> bool:
         value = text[span.start : span.end]
-        words = re.findall(r"[^\W\d_]+", value)
+        words = _LETTERS_ONLY.findall(value)
         category = TAXONOMY[span.type].category
         lex = self.lexicons
         if impossible(span.type, value):
