@@ -50,8 +50,11 @@ Spans of the header, the rules and the lexicon are never dropped: they are valid
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from itertools import accumulate
+from operator import itemgetter
 
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
@@ -170,13 +173,11 @@ class SpanHygiene:
                     types[low] = span.type
         if not types:
             return spans
-        covered = sorted((s.start, s.end) for s in spans)
-        # Every word-character run of the note looked up (the keys are letter runs, so a run with a digit
-        # or an underscore never matches): cheaper than compiling an alternation of the keys per note.
+        covered = _Covered(spans)
         extra = [
-            Span(m.start(), m.end(), found, _PROPAGATED_SCORE, frozenset({_LEXICON}), "propagated")
-            for m in _WORD_RUN.finditer(text)
-            if (found := types.get(m.group().lower())) is not None and not _inside(covered, m.start(), m.end())
+            Span(start, end, found, _PROPAGATED_SCORE, frozenset({_LEXICON}), "propagated")
+            for start, end, found in _word_runs_of(text, types)
+            if not covered.contains(start, end)
         ]
         return spans + extra
 
@@ -187,7 +188,7 @@ class SpanHygiene:
 
     def _look_alike(self, text: str, span: Span) -> bool:
         value = text[span.start : span.end]
-        words = re.findall(r"[^\W\d_]+", value)
+        words = _LETTERS_ONLY.findall(value)
         category = TAXONOMY[span.type].category
         lex = self.lexicons
         if impossible(span.type, value):
@@ -326,8 +327,49 @@ def _in_compound(text: str, span: Span) -> bool:
     )
 
 
-def _inside(covered: list[tuple[int, int]], start: int, end: int) -> bool:
-    return any(s <= start and end <= e for s, e in covered)
+def _word_runs_of(text: str, types: dict[str, PhiType]) -> list[tuple[int, int, PhiType]]:
+    """The word-character runs of ``text`` (``_WORD_RUN``) whose lower case is a key of ``types``, in text
+    order. The keys are lower-cased letter runs, so a run with a digit or an underscore never matches."""
+    if not text.isascii():
+        # Every run looked up: cheaper than compiling an alternation of the keys per note.
+        return [
+            (m.start(), m.end(), found)
+            for m in _WORD_RUN.finditer(text)
+            if (found := types.get(m.group().lower())) is not None
+        ]
+    # ASCII: lower() keeps every offset, and a handful of keys found with str.find (in C) beats a regex
+    # match object per word of the note. A hit is a run when no word character or apostrophe is before
+    # it and no word character after it (ASCII's \w is isalnum() or "_").
+    low, n, out = text.lower(), len(text), []
+    for key, found in types.items():
+        size = len(key)
+        at = low.find(key)
+        while at >= 0:
+            end = at + size
+            if (at == 0 or not (low[at - 1].isalnum() or low[at - 1] in "_'")) and (
+                end == n or not (low[end].isalnum() or low[end] == "_")
+            ):
+                out.append((at, end, found))
+            at = low.find(key, at + 1)
+    out.sort(key=itemgetter(0))  # one run per start: the order finditer gives
+    return out
+
+
+class _Covered:
+    """The spans' extents, asked whether one of them holds ``start:end``: a binary search over the starts
+    and the furthest end reached so far, instead of a scan of every span per word."""
+
+    __slots__ = ("_reach", "_starts")
+
+    def __init__(self, spans: Sequence[Span]) -> None:
+        covered = sorted((s.start, s.end) for s in spans)
+        self._starts = [s for s, _ in covered]
+        self._reach = list(accumulate((e for _, e in covered), max))
+
+    def contains(self, start: int, end: int) -> bool:
+        # Some span starts at or before ``start`` and ends at or after ``end``.
+        i = bisect_right(self._starts, start)
+        return i > 0 and self._reach[i - 1] >= end
 
 
 def _whole_words(text: str, span: Span) -> Span:

@@ -30,6 +30,9 @@ from typing import Protocol
 
 from schemas import PhiType, Span
 
+_SOURCE_RANK_MEMO = 256
+"""At most this many source sets remembered per merger."""
+
 DEFAULT_SOURCE_PRIORITY: Mapping[str, int] = {"header": 4, "rules": 3, "tagger": 2, "lexicon": 1}
 """Higher wins. Header evidence is exact; rules are validated patterns; the tagger is statistical; the
 lexicon detector knows that words are a name or a place but guesses the subtype from a cue at best."""
@@ -107,10 +110,22 @@ class SpanMerger:
             raise ValueError("type_priority lists a type twice")
         # Higher number wins; unlisted types get 0, below every listed one.
         self._type_rank = {t: len(order) - i for i, t in enumerate(order)}
+        # Each type's part of a rank, made once: an enum's ``.value`` is a property call per access.
+        self._type_key = {t: (self._type_rank.get(t, 0), t.value) for t in PhiType}
+        self._source_rank: dict[frozenset[str], int] = {}
 
     def _rank(self, span: Span) -> _Rank:
-        src = max((self._source_priority.get(s, 0) for s in span.sources), default=0)
-        return (src, self._type_rank.get(span.type, 0), span.score, len(span), -span.start, span.type.value)
+        # Spans share a handful of source sets, so their best priority is looked up, not recomputed; the
+        # memo is per instance and bounded by the number of such sets (capped all the same).
+        sources = span.sources
+        src = self._source_rank.get(sources) if isinstance(sources, frozenset) else None
+        if src is None:
+            src = max((self._source_priority.get(s, 0) for s in sources), default=0)
+            if isinstance(sources, frozenset) and len(self._source_rank) < _SOURCE_RANK_MEMO:
+                self._source_rank[sources] = src
+        type_key = self._type_key.get(span.type)
+        type_rank, type_name = type_key or (self._type_rank.get(span.type, 0), span.type.value)
+        return (src, type_rank, span.score, span.end - span.start, -span.start, type_name)
 
     def merge(self, spans: Iterable[Span], text: str | None = None) -> list[Span]:
         combined = self._combine_identical(spans)

@@ -177,11 +177,13 @@ class HeaderMatcher:
                             held = owned.get(key)
                         if held is None or rank[2:] < held[0][2:]:
                             owned[key] = (rank, at, v)
-        return [
-            (start, rank, at, v)
-            for rank, at, v in owned.values()
-            for start in (range(max(0, at - HEAD_MAX), at + 1) if v.head else (at,))
-        ]
+        # Most variants have no head and start where their first part is; the order here does not matter
+        # (the caller sorts, and no two candidates share start, rank and place).
+        out: list[Candidate] = [(at, rank, at, v) for rank, at, v in owned.values() if v.head is None]
+        for rank, at, v in owned.values():
+            if v.head is not None:
+                out.extend((start, rank, at, v) for start in range(max(0, at - HEAD_MAX), at + 1))
+        return out
 
 
 def build_matcher(header: PatientHeader) -> HeaderMatcher:

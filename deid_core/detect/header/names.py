@@ -192,16 +192,25 @@ def nicknames(first: str) -> tuple[str, ...]:
     return tuple(sorted((n for n in found if n.isalpha() and len(n) > 1), key=lambda n: (-len(n), n)))
 
 
+@lru_cache(maxsize=4096)
+def _nickname_groups(first: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``nicknames(first)`` split into those that are also words (or short) and the others, each longest
+    first. Cached on the first name, which recurs across patients while the surname does not: the word
+    test (a dictionary look-up with stemming) was most of the cost of a new patient's nicknames."""
+    lex = load_lexicons()
+    found = nicknames(first)
+    words = tuple(n for n in found if is_weak(n) or lex.is_word(n))
+    return words, tuple(n for n in found if n not in words)
+
+
 def _nickname_variants(first: str, last: str, type_: PhiType, explanation: str) -> list[Variant]:
     """Each group of nicknames as the spellings of one token. One that is also a word ("Will", "Bill")
     counts only title-cased, and alone only after a title or a naming cue ("goes by Will"); any other is
     like a first name, title-cased when alone. They rank after the header's own spellings of equal weight."""
-    lex = load_lexicons()
-    found = nicknames(first)
-    words = [n for n in found if is_weak(n) or lex.is_word(n)]
+    words, others = _nickname_groups(first)
     nickname = partial(Variant, type=type_, explanation=explanation, derived=True)
     out: list[Variant] = []
-    for group, is_word in ((words, True), ([n for n in found if n not in words], False)):
+    for group, is_word in ((words, True), (others, False)):
         if group:
             titled = tuple(n.capitalize() for n in group)  # title() of one alphabetic word
             nick = Part(titled if is_word else tuple(map(fold, group)), is_word)
