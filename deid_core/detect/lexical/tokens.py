@@ -24,20 +24,30 @@ class Token:
     __slots__ = ("start", "end", "text", "word", "low", "is_title", "is_caps", "is_lower", "is_initial", "is_word")
 
     def __init__(self, start: int, end: int, text: str) -> None:
+        # Every token of every note is built, so the common shapes return early: most tokens are
+        # punctuation, numbers or lower-case words, for which the case tests are decided by the first
+        # character (the full tests are spelled out in the last branch and in test_lexical_speed.py).
         self.start, self.end, self.text = start, end, text
         n = len(text)
         word = text[:-1] if n > 1 and text[-1] == "." else text
         self.word = word
         self.low = low = word.lower()
         first = word[0]
-        self.is_word = is_word = first.isalpha()
-        upper = is_word and word.isupper()
-        self.is_title = is_word and len(word) > 1 and first.isupper() and not upper
+        if not first.isalpha():
+            self.is_word = self.is_title = self.is_caps = self.is_lower = self.is_initial = False
+            return
+        self.is_word = True
+        if first.islower():
+            # A lower-case letter first: neither title case, nor all caps, nor an ASCII capital.
+            self.is_title = self.is_caps = self.is_initial = False
+            self.is_lower = low == word and word.isalpha()
+            return
+        upper = word.isupper()
+        self.is_title = len(word) > 1 and first.isupper() and not upper
         self.is_caps = upper and len(word) > 1 and word.isalpha()
-        self.is_lower = is_word and low == word and word.isalpha()
+        self.is_lower = low == word and word.isalpha()
         # "K" or "K.": one ASCII capital (what _INITIAL matches), checked without a regex call.
         self.is_initial = (n == 1 or (n == 2 and text[1] == ".")) and "A" <= first <= "Z"
-
 
 @dataclass(frozen=True)
 class TokenView:
