@@ -12,7 +12,7 @@ for them must come from context (a cue word, a title, a neighbouring name) rathe
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
@@ -38,6 +38,10 @@ class Lexicons:
     """upper case, as written."""
     professions: frozenset[str]
     cues: Mapping[str, frozenset[str]]
+    # is_word's answers by lower-case word: the detectors ask about the same words many times per note.
+    # Per instance (not module state), so a test's own Lexicons never sees another's answers.
+    _word_cache: dict[str, bool] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
+
     def is_name(self, token: str) -> bool:
         low = token.lower()
         return low in self.first_names or low in self.surnames
@@ -45,10 +49,12 @@ class Lexicons:
     def is_word(self, token: str) -> bool:
         """True for an ordinary English word (``will``, ``grace``), whatever the case it is written in."""
         low = token.lower()
-        if low in self.common_words:
-            return True
-        # The dictionary lists lemmas ("guideline", "attend", "call", "review"), not their inflections.
-        return any(stem in self.common_words for stem in _stems(low))
+        known = self._word_cache.get(low)
+        if known is None:
+            # The dictionary lists lemmas ("guideline", "attend", "call", "review"), not their inflections.
+            words = self.common_words
+            known = self._word_cache[low] = low in words or any(stem in words for stem in _stems(low))
+        return known
 
     def name_variants(self, name: str) -> frozenset[str]:
         """Other spellings one person may go by: the nicknames of a formal name and the formal names a

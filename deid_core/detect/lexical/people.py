@@ -144,8 +144,10 @@ class PeopleDetector:
         lex = self._lex
         for i in view.capitalised:
             tok = toks[i]
+            if not tok.is_title:  # before _bare: most capitalised tokens are all caps or not names
+                continue
             low = _bare(tok).lower()
-            if not tok.is_title or low in self._function or low in self._not_names or low not in lex.first_names:
+            if low in self._function or low in self._not_names or low not in lex.first_names:
                 continue
             if low in self._eponyms:
                 continue

@@ -83,7 +83,8 @@ class PlacesDetector:
             if tok.is_caps and tok.word in self._lex.hospital_abbreviations:
                 yield tok.start, tok.start + len(tok.word), PhiType.HOSPITAL, "lexicon=hospital_abbreviation"
                 continue
-            n = _phrase_at(toks, i, self._hospitals)
+            # The membership test first spares a call for the many words that open no hospital's name.
+            n = _phrase_at(toks, i, self._hospitals) if tok.low in self._hospitals else 0
             if n:
                 yield tok.start, toks[i + n - 1].start + len(toks[i + n - 1].word), PhiType.HOSPITAL, "lexicon=hospital"
 
@@ -185,7 +186,7 @@ class PlacesDetector:
         lex = self._lex
         for i in view.capitalised:
             tok = toks[i]
-            n = _phrase_at(toks, i, self._multiword_places)
+            n = _phrase_at(toks, i, self._multiword_places) if tok.low in self._multiword_places else 0
             if n and all(t.is_title or t.low in _CONNECTORS for t in toks[i : i + n]):
                 phrase = " ".join(t.low for t in toks[i : i + n])
                 yield tok.start, toks[i + n - 1].start + len(toks[i + n - 1].word), _place_type(lex, phrase), "lexicon=place"

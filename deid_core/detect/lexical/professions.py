@@ -40,6 +40,8 @@ class ProfessionDetector:
         self._ambiguous = frozenset(tuple(p.split()) for p in lexicons.cues["ambiguous_professions"])
         # "Ex-librarian", "ex-Marine": the prefix is part of the token.
         self._prefixed = {f"ex-{k}": k for k in self._table}
+        # The words that can open a profession, made once rather than per note.
+        self._openers = frozenset(self._table) | frozenset(self._prefixed)
 
     def _modifier(self, toks: Sequence[Token], i: int) -> bool:
         if i < 2:
@@ -57,7 +59,7 @@ class ProfessionDetector:
     def _find(self, view: TokenView) -> Iterator[tuple[int, int]]:
         toks = view.tokens
         done = 0
-        for i in view.where(self._table.keys() | self._prefixed.keys()):
+        for i in view.where(self._openers):
             if i < done:
                 continue
             first = toks[i].low

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property
-from typing import overload
 
 # Columns of a form or a header are set apart by a tab or three spaces or more ("Name: X      MRN 123"):
 # a name never runs across such a gap into the next field's label.
@@ -25,20 +24,30 @@ class Token:
     __slots__ = ("start", "end", "text", "word", "low", "is_title", "is_caps", "is_lower", "is_initial", "is_word")
 
     def __init__(self, start: int, end: int, text: str) -> None:
+        # Every token of every note is built, so the common shapes return early: most tokens are
+        # punctuation, numbers or lower-case words, for which the case tests are decided by the first
+        # character (the full tests are spelled out in the last branch and in test_lexical_speed.py).
         self.start, self.end, self.text = start, end, text
         n = len(text)
         word = text[:-1] if n > 1 and text[-1] == "." else text
         self.word = word
         self.low = low = word.lower()
         first = word[0]
-        self.is_word = is_word = first.isalpha()
-        upper = is_word and word.isupper()
-        self.is_title = is_word and len(word) > 1 and first.isupper() and not upper
+        if not first.isalpha():
+            self.is_word = self.is_title = self.is_caps = self.is_lower = self.is_initial = False
+            return
+        self.is_word = True
+        if first.islower():
+            # A lower-case letter first: neither title case, nor all caps, nor an ASCII capital.
+            self.is_title = self.is_caps = self.is_initial = False
+            self.is_lower = low == word and word.isalpha()
+            return
+        upper = word.isupper()
+        self.is_title = len(word) > 1 and first.isupper() and not upper
         self.is_caps = upper and len(word) > 1 and word.isalpha()
-        self.is_lower = is_word and low == word and word.isalpha()
+        self.is_lower = low == word and word.isalpha()
         # "K" or "K.": one ASCII capital (what _INITIAL matches), checked without a regex call.
         self.is_initial = (n == 1 or (n == 2 and text[1] == ".")) and "A" <= first <= "Z"
-
 
 @dataclass(frozen=True)
 class TokenView:
@@ -47,27 +56,20 @@ class TokenView:
     text: str
 
     @cached_property
-    def _matches(self) -> tuple[list[tuple[int, int]], list[str]]:
-        found = list(_TOKEN.finditer(self.text))
-        return [m.span() for m in found], [m.group() for m in found]
-
-    @cached_property
-    def tokens(self) -> Sequence[Token]:
-        """Made on first access to each token: a detector looks at a few per note, not at all of them."""
-        spans, texts = self._matches
-        return _LazyTokens(spans, texts)
+    def tokens(self) -> list[Token]:
+        """All tokens, built once into a plain list: the detectors index it several hundred thousand
+        times per run, and a lazy sequence's ``__getitem__`` is a Python call per access, which costs
+        more than building the tokens nobody looks at."""
+        return [Token(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(self.text)]
 
     @cached_property
     def lows(self) -> list[str]:
-        return [t[:-1].lower() if len(t) > 1 and t[-1] == "." else t.lower() for t in self._matches[1]]
+        return [t.low for t in self.tokens]
 
     @cached_property
     def capitalised(self) -> tuple[int, ...]:
         """Indices of title-case and all-caps tokens: the only ones that can start most names."""
-        toks = self.tokens
-        return tuple(
-            i for i, t in enumerate(self._matches[1]) if t[0].isupper() and (toks[i].is_title or toks[i].is_caps)
-        )
+        return tuple(i for i, t in enumerate(self.tokens) if t.text[0].isupper() and (t.is_title or t.is_caps))
 
     def where(self, words: Collection[str]) -> list[int]:
         """Indices of tokens whose lower case is in ``words``."""
@@ -101,30 +103,6 @@ class TokenView:
 def column_gap(gap: str) -> bool:
     """True when ``gap`` (text between two words) holds a tab or a run of three spaces or more."""
     return _COLUMN_GAP.search(gap) is not None
-
-
-class _LazyTokens(Sequence[Token]):
-    __slots__ = ("_spans", "_texts", "_made")
-
-    def __init__(self, spans: list[tuple[int, int]], texts: list[str]) -> None:
-        self._spans, self._texts = spans, texts
-        self._made: list[Token | None] = [None] * len(texts)
-
-    def __len__(self) -> int:
-        return len(self._texts)
-
-    @overload
-    def __getitem__(self, i: int) -> Token: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[Token]: ...
-    def __getitem__(self, i: int | slice) -> Token | list[Token]:
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self._texts)))]
-        tok = self._made[i]
-        if tok is None:
-            start, end = self._spans[i]
-            tok = self._made[i] = Token(start, end, self._texts[i])
-        return tok
 
 
 # Words written with a dot that do not end a sentence.

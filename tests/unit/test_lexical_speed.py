@@ -1,0 +1,69 @@
+"""The lexical detectors' fast paths answer exactly as the plain definitions they replace."""
+
+from __future__ import annotations
+
+from deid_core.detect.lexical.tokens import Token, TokenView
+from deid_core.lexicon import Lexicons, _stems, load_lexicons
+
+
+def _reference(text: str) -> tuple[object, ...]:
+    """Token's shape as first written, one expression per field, without early returns."""
+    n = len(text)
+    word = text[:-1] if n > 1 and text[-1] == "." else text
+    low = word.lower()
+    first = word[0]
+    is_word = first.isalpha()
+    upper = is_word and word.isupper()
+    return (
+        word,
+        low,
+        is_word and len(word) > 1 and first.isupper() and not upper,
+        upper and len(word) > 1 and word.isalpha(),
+        is_word and low == word and word.isalpha(),
+        (n == 1 or (n == 2 and text[1] == ".")) and "A" <= first <= "Z",
+        is_word,
+    )
+
+
+_TEXT = (
+    "Dr. Brown saw MR. SMITH and dtr ximena at 10:30; K. Petra K O'Brien McAdams o'neil "
+    "ICU 2 North, St. Aldric (SVMC) ÉMILE émile ß ǅungla Ǆ ϒ ªB 3rd a. I. - • x.y e.g. ñandú ÑANDÚ"
+)
+
+
+def test_token_shapes_match_reference() -> None:
+    view = TokenView(_TEXT)
+    assert view.tokens
+    for t in view.tokens:
+        got = (t.word, t.low, t.is_title, t.is_caps, t.is_lower, t.is_initial, t.is_word)
+        assert got == _reference(t.text), t.text
+
+
+def test_capitalised_and_lows() -> None:
+    view = TokenView(_TEXT)
+    toks = view.tokens
+    assert view.lows == [_reference(t.text)[1] for t in toks]
+    assert view.capitalised == tuple(
+        i for i, t in enumerate(toks) if t.text[0].isupper() and (t.is_title or t.is_caps)
+    )
+
+
+def test_is_word_cache_agrees_and_is_per_instance() -> None:
+    lex = load_lexicons()
+    for w in ("Guidelines", "called", "stopping", "Ximena", "grace", "GRACE", "Ted", "ring"):
+        low = w.lower()
+        plain = low in lex.common_words or any(s in lex.common_words for s in _stems(low))
+        assert lex.is_word(w) is plain
+        assert lex.is_word(w) is plain  # second answer from the cache
+    other = Lexicons(
+        first_names=frozenset(), surnames=frozenset(), common_words=frozenset({"grace"}), nicknames={},
+        cities=frozenset(), us_states={}, countries=frozenset(), hospitals=frozenset(),
+        hospital_abbreviations=frozenset(), professions=frozenset(), cues={},
+    )
+    assert other.is_word("Grace") and not other.is_word("called")
+    assert lex == lex and other._word_cache is not lex._word_cache
+
+
+def test_token_is_plain_slots() -> None:
+    t = Token(0, 2, "Dr.")
+    assert (t.word, t.low, t.is_title) == ("Dr", "dr", True)
