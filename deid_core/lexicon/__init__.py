@@ -22,6 +22,10 @@ from deid_core import yamldata
 _DATA = "data"
 
 
+_WORD_CACHE_MAX = 200_000
+"""is_word answers kept per Lexicons; about the distinct words of a few thousand notes."""
+
+
 @dataclass(frozen=True, slots=True)
 class Lexicons:
     first_names: frozenset[str]
@@ -53,7 +57,10 @@ class Lexicons:
         if known is None:
             # The dictionary lists lemmas ("guideline", "attend", "call", "review"), not their inflections.
             words = self.common_words
-            known = self._word_cache[low] = low in words or any(stem in words for stem in _stems(low))
+            known = low in words or any(stem in words for stem in _stems(low))
+            if len(self._word_cache) >= _WORD_CACHE_MAX:
+                self._word_cache.clear()  # bounded: a long-running worker meets new words (names too) forever
+            self._word_cache[low] = known
         return known
 
     def name_variants(self, name: str) -> frozenset[str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from deid_core.detect.lexical.tokens import Token, TokenView
 from deid_core.lexicon import Lexicons, _stems, load_lexicons
 
@@ -67,3 +69,14 @@ def test_is_word_cache_agrees_and_is_per_instance() -> None:
 def test_token_is_plain_slots() -> None:
     t = Token(0, 2, "Dr.")
     assert (t.word, t.low, t.is_title) == ("Dr", "dr", True)
+
+
+def test_the_word_cache_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import deid_core.lexicon as lexicon
+
+    monkeypatch.setattr(lexicon, "_WORD_CACHE_MAX", 50)
+    lex = lexicon.load_lexicons()
+    for i in range(500):
+        lex.is_word(f"zzword{i}")
+    assert len(lex._word_cache) <= 50
+    assert lex.is_word("will") and not lex.is_word("zzword7")
