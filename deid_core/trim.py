@@ -7,7 +7,8 @@ PHI, as zero, one or more spans:
 * **Column gaps and line breaks.** A span across a tab, three spaces or more, or a line break that
   reaches into a field label or a heading (``Riverbend VNA      Agency``, ``LOG\\nBellcastle
   Apothecary``) loses the pieces that are only ordinary words, abbreviations or numbers. A name broken
-  across a line (``Marguerite\\nOstrowski``) loses nothing and stays whole.
+  across a line (``Marguerite\\nOstrowski``) loses nothing and stays whole; across a blank line it is
+  two values (``Dr. Hartley Brummell\\n\\nJoão, 68``) and comes apart.
 * **A cue word before the name.** A relation, a staff role, an occupation or a contact verb inside the
   span (``Son Lucius``, ``courier Denny``, ``Called Keystone Health Plan``, ``Maplecrest nurse Chidi``)
   is cut off; the name after a relation is a PATIENT, after a staff role a DOCTOR, after another
@@ -124,12 +125,14 @@ class SpanTrimmer:
             return []
         bounds: list[tuple[int, int]] = []
         line_breaks: set[int] = set()  # ends of separators that hold a line break, and their starts
+        paragraph = False  # a blank line: no value runs across one, so its sides are apart whatever they are
         pos = start
         breaks = _BREAK if span.type in _PERSON else _BREAK_OR_SENTENCE
         for m in breaks.finditer(text, start, end):
             bounds.append((pos, m.start()))
             if "\n" in m.group():
                 line_breaks.update((m.start(), m.end()))
+                paragraph = paragraph or m.group().count("\n") > 1
             pos = m.end()
         bounds.append((pos, end))
         if len(bounds) == 1:
@@ -142,7 +145,7 @@ class SpanTrimmer:
         ]
         if not kept:
             kept = bounds[:1]
-        if len(kept) == len(bounds):
+        if len(kept) == len(bounds) and not paragraph:
             return [_moved(span, start, end)]
         return [_moved(span, a, b) for a, b in kept]
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from deid_core.tagger.tokenize import TOKEN_PATTERN
-from deid_core.tagger.vocab import MAX_WORD_CHARS, UNK, Vocab, normalize_word
+from deid_core.tagger.tokenize import TOKEN_PATTERN, fold_accents
+from deid_core.tagger.vocab import MAX_WORD_CHARS, UNK, Vocab, char_ids, normalize_word
 
 # The token pattern as one capturing group: re.split then alternates gap, token, gap, ..., gap. The gaps
 # are whitespace only, because the pattern's last alternative matches any other non-space character.
@@ -55,14 +55,15 @@ def encode_texts(texts: Sequence[str], vocab: Vocab) -> EncodedBatch:
     spellings: dict[str, int] = {}
     tokens: list[TextTokens] = []
     for text in texts:
-        parts = _SPLIT.split(text)
-        toks = parts[1::2]
+        parts = _SPLIT.split(fold_accents(text))
         lengths = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
         bounds = np.cumsum(lengths)
         # parts[2k+1] is token k: it ends at bounds[2k+1] and starts where gap k ends.
         ends = bounds[1::2]
         starts = bounds[0:-1:2]
         gaps = lengths[0:-1:2]
+        # Spellings from the text itself: the folded view only decides where tokens start and end.
+        toks = parts[1::2] if text.isascii() else [text[s:e] for s, e in zip(starts.tolist(), ends.tolist(), strict=True)]
         spaces = np.where(gaps > 0, 2, 1)
         if len(spaces):
             spaces[0] = 2  # the first token always counts as preceded by a space (tokenize's rule)
@@ -97,7 +98,7 @@ def _char_ids(spellings: list[str], vocab: Vocab) -> tuple[np.ndarray, np.ndarra
 
 def _char_table(vocab: Vocab) -> tuple[np.ndarray, np.ndarray]:
     # Only single characters can match; "<pad>" and "<unk>" are names, not characters.
-    pairs = sorted((ord(ch), i) for ch, i in vocab.chars.items() if len(ch) == 1)
+    pairs = sorted((ord(ch), i) for ch, i in char_ids(vocab.chars).items())
     if not pairs:
         return np.full(1, -1, dtype=np.int64), np.full(1, UNK, dtype=np.int64)
     keys, values = zip(*pairs, strict=True)

@@ -9,7 +9,9 @@ characters, so letter/digit and lower/upper transitions become token boundaries.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
+from functools import cache
 
 TOKEN_PATTERN = (
     r"[A-Z]+(?=[A-Z][a-z])"  # the acronym in "MRIScan"
@@ -30,12 +32,38 @@ class Token:
     space_before: bool
 
 
+@cache
+def latin_folds() -> dict[str, str]:
+    """Accented Latin letter (U+00C0-U+024F) -> its ASCII base letter ("é" -> "e"; "Ø", with none, is
+    left out)."""
+    out: dict[str, str] = {}
+    for code in range(0xC0, 0x250):
+        ch = chr(code)
+        base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+        if len(base) == 1 and base.isascii() and base.isalpha():
+            out[ch] = base
+    return out
+
+
+@cache
+def _fold_table() -> dict[int, int]:
+    return {ord(k): ord(v) for k, v in latin_folds().items()}
+
+
+def fold_accents(text: str) -> str:
+    """Accented Latin letters as their base letters, one character for one, so offsets hold.
+
+    The token pattern runs over this view: its case classes are ASCII, and without the fold "Sinéad"
+    would split into "Sin", "é", "ad" and "José" into "Jos", "é"."""
+    return text if text.isascii() else text.translate(_fold_table())
+
+
 def tokenize(text: str) -> list[Token]:
     tokens: list[Token] = []
     prev_end = 0
-    for m in _TOKEN.finditer(text):
+    for m in _TOKEN.finditer(fold_accents(text)):
         start, end = m.span()
-        tokens.append(Token(start, end, m.group(), start == 0 or start != prev_end))
+        tokens.append(Token(start, end, text[start:end], start == 0 or start != prev_end))
         prev_end = end
     return tokens
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from deid_core.lexicon import N_TOKEN_CLASSES, load_token_classes
-from deid_core.tagger.tokenize import N_CASING_CLASSES, Token, casing_class
+from deid_core.tagger.tokenize import N_CASING_CLASSES, Token, casing_class, fold_accents, latin_folds
 
 PAD, UNK = 0, 1
 MAX_WORD_CHARS = 20
@@ -20,8 +20,19 @@ _DIGITS = re.compile(r"\d")
 
 
 def normalize_word(text: str) -> str:
-    # Digits carry their shape, not their value: "2014" and "1987" share an embedding.
-    return _DIGITS.sub("0", text.lower())
+    # Digits carry their shape, not their value: "2014" and "1987" share an embedding. Accented Latin
+    # letters fold to their base letter: the synthetic training text is ASCII, so "Sinéad" would
+    # otherwise be an unknown word where "Sinead" is a known one.
+    return _DIGITS.sub("0", fold_accents(text).lower())
+
+
+def char_ids(chars: dict[str, int]) -> dict[str, int]:
+    """A character vocabulary plus, for each accented Latin letter it lacks, its base letter's id."""
+    out = {ch: i for ch, i in chars.items() if len(ch) == 1}
+    for ch, base in latin_folds().items():
+        if ch not in out and base in out:
+            out[ch] = out[base]
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +59,13 @@ class Vocab:
             return casing_class
         classes = load_token_classes()
         get = classes.get
-        return lambda text: casing_class(text) + N_CASING_CLASSES * get(text.lower(), 0)
+        def style(text: str) -> int:
+            low = text.lower()
+            # "Raúl" is in no list as written; "raul" is.
+            cls = get(low, 0) or (0 if low.isascii() else get(fold_accents(low), 0))
+            return casing_class(text) + N_CASING_CLASSES * cls
+
+        return style
 
     @classmethod
     def build(
@@ -74,7 +91,8 @@ class Vocab:
         return self.words.get(normalize_word(text), UNK)
 
     def encode_chars(self, text: str) -> list[int]:
-        return [self.chars.get(ch, UNK) for ch in text[:MAX_WORD_CHARS]]
+        get = char_ids(self.chars).get if not text.isascii() else self.chars.get
+        return [get(ch, UNK) for ch in text[:MAX_WORD_CHARS]]
 
     def encode(self, tokens: Sequence[Token]) -> EncodedTokens:
         n = len(tokens)

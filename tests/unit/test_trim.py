@@ -51,6 +51,13 @@ def test_nothing_is_cut_without_a_label_or_across_lines_after_a_cue(trimmer, tex
     assert [v for v, _ in pieces(trimmer, text, value, type_)] == [value]
 
 
+def test_a_blank_line_parts_two_names(trimmer) -> None:
+    text = "PI: Dr. Hartley Brummell\n\nJoão, 68, came in."
+    assert pieces(trimmer, text, "Hartley Brummell\n\nJoão", PhiType.DOCTOR) == [
+        ("Hartley Brummell", "DOCTOR"), ("João", "DOCTOR")
+    ]
+
+
 @pytest.mark.parametrize(
     ("text", "value", "type_", "expected"),
     [

@@ -92,6 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--patience", type=int, default=4, help="epochs without dev F1 gain before stopping")
     p.add_argument("--threads", type=int, default=2, help="torch CPU threads (default: %(default)s)")
     p.add_argument(
+        "--hidden", type=int, default=100,
+        help="units per direction of the word BiLSTM; the tagger's cost grows with its square (default: %(default)s)",
+    )
+    p.add_argument(
         "--lexicon", action=argparse.BooleanOptionalAction, default=True,
         help="give the model the lexicons' token classes (names, places, ordinary words) as input (default: on)",
     )

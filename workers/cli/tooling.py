@@ -153,7 +153,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     config = JobConfig(
         train_n=args.train_n, dev_n=args.dev_n, test_n=args.test_n, corpus_seed=args.corpus_seed,
         train=TrainConfig(
-            epochs=args.epochs, patience=args.patience, seed=args.seed, threads=args.threads, lexicon=args.lexicon
+            epochs=args.epochs, patience=args.patience, seed=args.seed, threads=args.threads, lexicon=args.lexicon,
+            model={"hidden": args.hidden},
         ),
         train_gold=args.train_gold, dev_gold=args.dev_gold, test_gold=args.test_gold,
     )
