@@ -75,7 +75,12 @@ _PREV_WORD = re.compile(r"([A-Z][\w'’\-]*) {1,2}$")
 # the capitalised word after them, and begins at them after a title or a first name.
 _PARTICLES = r"(?:(?:van|von|de|del|della|der|den|di|da|du|dos|das|ter|ten|la|le) ){1,3}"
 _PARTICLE_TAIL = re.compile(rf" ({_PARTICLES}[A-Z][\w'’\-]*)")
-_PARTICLE_HEAD = re.compile(rf"(?:\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?|\b[A-Z][\w'’\-]*) ({_PARTICLES})$")
+
+
+def _particle_head(titles: frozenset[str]) -> re.Pattern[str]:
+    """Particles after a capitalised word or an abbreviated title ("Dr. de la Cruz", "Fr. van Dyke")."""
+    dotted = "|".join(sorted(map(re.escape, titles), key=len, reverse=True))
+    return re.compile(rf"(?:\b(?i:{dotted})\.|\b[A-Z][\w'’\-]*) ({_PARTICLES})$")
 # Department and specialty words look like surnames to a lexicon (not ordinary English words).
 _NOT_SURNAME_SUFFIX = ("ology", "itis", "ectomy", "otomy", "ostomy", "osis", "emia", "pathy", "scopy", "plasty", "gram", "iatry", "ics")
 # After a number: a gestational age or a span in weeks (not "8-week-old"), or a storey of a building.
@@ -85,9 +90,6 @@ _NOT_AN_AGE_AFTER = re.compile(
     r"|-(?!(?:years?|yrs?|yo|y|months?|mos?|mo|weeks?|wks?|days?|old)\b)[a-z]",
     re.IGNORECASE,
 )
-# A spelled-out "at" and what follows it in an e-mail guess; a domain needs letters there.
-_SPELLED_AT_TAIL = re.compile(r"\bat\b(.*)$", re.IGNORECASE | re.DOTALL)
-_LETTERS_2 = re.compile(r"[^\W\d_]{2,}")
 # One letter that is a sex after an age ("62 M", "73 yo F") or a slash shorthand's half ("f/u", "s/p").
 _SEX_OR_SHORTHAND = re.compile(r"(?:\d|\byo|y/o)\s*[MF]\b|[a-z]/[a-z]\b", re.IGNORECASE)
 _SPECIALTY_SUFFIX = ("ology", "iatry", "ics")
@@ -132,6 +134,7 @@ class SpanHygiene:
 
     _generic_words: frozenset[str] = field(init=False, repr=False, compare=False)
     _trimmer: SpanTrimmer = field(init=False, repr=False, compare=False)
+    _particle_head: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Built once: the last words of the listed occupations ("clerk" of "shipping clerk"), and the
@@ -141,6 +144,7 @@ class SpanHygiene:
         heads = (*cues["facility_heads"], *cues["organization_heads"], *cues["ward_tails"])
         object.__setattr__(self, "_generic_words", frozenset(w for p in heads for w in p.split()) | cues["not_names"])
         object.__setattr__(self, "_trimmer", SpanTrimmer(self.lexicons))
+        object.__setattr__(self, "_particle_head", _particle_head(cues["titles"]))
 
     def clean(self, text: str, spans: Sequence[Span]) -> list[Span]:
         out: list[Span] = []
@@ -192,14 +196,11 @@ class SpanHygiene:
         category = TAXONOMY[span.type].category
         lex = self.lexicons
         if impossible(span.type, value):
-            return True  # "called 911", an e-mail with no "@", "recall 0/5", "G2P1001"
+            return True  # "called 911", "breast ca at 38" as an e-mail, "recall 0/5", "G2P1001"
         if len(words) == 1 and self._credential_or_function_word(text, span.start, words[0], persons=span.type in _PERSON):
             return True
         if span.type is PhiType.AGE and _NOT_AN_AGE_AFTER.match(text, span.end):
             return True  # "39w4d", "by 8-week US", "4th Floor"
-        if span.type is PhiType.EMAIL and "@" not in value and (at := _SPELLED_AT_TAIL.search(value)) is not None:
-            if not _LETTERS_2.search(at.group(1)):
-                return True  # "breast ca at 38": nothing after the "at" that could be a domain
         if span.type is PhiType.EMAIL and no_address(value):
             return all(lex.is_word(w) for w in words)  # "workers' compensation"; not "harris-morgan"
         if span.type is PhiType.USERNAME:
@@ -297,7 +298,7 @@ class SpanHygiene:
             nxt.group(1)
         ):
             end = nxt.end(1)
-        head = _PARTICLE_HEAD.search(text, max(0, start - 40), start)
+        head = self._particle_head.search(text, max(0, start - 40), start)
         if head is not None:
             start = head.start(1)
         prev = _PREV_WORD.search(text, max(0, start - 40), start)

@@ -16,6 +16,9 @@ from schemas import PhiType
 _SERVICE_NUMBER = re.compile(r"[2-9]11")
 # "jdoe at clinic dot org": a spelled-out address still has an "at".
 _SPELLED_AT = re.compile(r"(?i)(?<![a-z])at(?![a-z])|[(\[{]\s*at\s*[)\]}]")
+# The spelled-out "at" as a word, and what a domain after it needs: two letters ("breast ca at 38" has none).
+_AT_WORD = re.compile(r"\bat\b", re.IGNORECASE)
+_DOMAIN_LETTERS = re.compile(r"[^\W\d_]{2,}")
 _DAY_MONTH = re.compile(r"(\d{1,2})/(\d{1,2})")
 # An ICD-10 code ("M23.221", "E11.9"): a letter, two digits, a dot, more.
 _ICD10 = re.compile(r"[A-TV-Z]\d[0-9A-Z]\.[0-9A-Z]{1,4}")
@@ -36,6 +39,9 @@ def impossible(type_: PhiType, value: str) -> bool:
         return bool(_SERVICE_NUMBER.fullmatch(value))
     if type_ is PhiType.IPADDR:
         return _IP_MARK.search(value) is None  # a field label and its dot leader ("Born ......")
+    if type_ is PhiType.EMAIL:
+        at = None if "@" in value else _AT_WORD.search(value)
+        return at is not None and _DOMAIN_LETTERS.search(value, at.end()) is None
     if type_ is PhiType.URL:
         return _URL_JOIN.search(value) is None  # "E-mail ...........": a label, not an address
     if type_ is PhiType.DATE:

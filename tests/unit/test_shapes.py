@@ -36,6 +36,10 @@ from schemas import PhiType, Span
         (PhiType.DEPARTMENT, "G3P2", True),
         (PhiType.IDNUM, "G1P0101", True),
         (PhiType.IDNUM, "GH-2231901", False),
+        (PhiType.EMAIL, "ca at ", True),  # "breast ca at 38": no domain after the spelled "at"
+        (PhiType.EMAIL, "dx at 4", True),
+        (PhiType.EMAIL, "jo.ng at example", False),
+        (PhiType.EMAIL, "ca at 38@x.org", False),
     ],
 )
 def test_impossible_forms(type_: PhiType, value: str, expected: bool) -> None:
