@@ -9,6 +9,8 @@ Invariants after ``SpanHygiene.clean``:
   the surname behind; lower-case particles go with the surname (``Joost van der Wiel``, ``Ms. de la Cruz``).
 * **No run-ons.** A tagger span of a name, place or organisation is first cut to the PHI in it
   (``deid_core.trim``): not across a column gap into a label, not over a cue word before the name.
+* **Ages after names.** The number right after a person (``Diego (11)``, ``Hryhorenko, 61;``) is an
+  AGE (``deid_core.name_ages``).
 * **Names read as contacts.** A tagger e-mail, URL or user name with no ``@``, no spelled-out "at"
   or "dot", no digit and only capitalised words is a person (``Sinéad Ó Dálaigh``: the character table
   lacks accented letters), typed PATIENT.
@@ -60,6 +62,7 @@ from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
 from deid_core.lexicon import Lexicons, load_lexicons
 from deid_core.lookalikes import capital_heading, instrument_eponym
+from deid_core.name_ages import ages_after_names
 from deid_core.shapes import impossible, no_address
 from deid_core.trim import SpanTrimmer, initialism, trimmable
 from deid_core.trim_contacts import LONG_NUMBER
@@ -159,7 +162,8 @@ class SpanHygiene:
                 if piece.type in _PERSON:
                     piece = self._whole_name(text, piece)
                 out.append(piece)
-        return self._propagate(text, out)
+        spread = self._propagate(text, out)
+        return spread + ages_after_names(text, spread)
 
     def _propagate(self, text: str, spans: list[Span]) -> list[Span]:
         """One sense per note: a name or place word found once (``Ximena`` after ``her daughter``) is

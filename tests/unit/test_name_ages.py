@@ -1,0 +1,50 @@
+"""Ages right after a person's name (deid_core.name_ages). Examples invented for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_core.name_ages import ages_after_names
+from schemas import PhiType, Span
+
+
+def person(text: str, name: str, type_: PhiType = PhiType.PATIENT) -> Span:
+    start = text.index(name)
+    return Span(start, start + len(name), type_, 0.9, frozenset({"tagger"}), "t")
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "age"),
+    [
+        ("Kids: Ximena (14), Diego (11, also has asthma), and Sofi (6).", "Diego", "11"),
+        ("Kids: Ximena (14), Diego (11, also has asthma), and Sofi (6).", "Sofi", "6"),
+        ("Donor: Oksana Hryhorenko, 61; type A+.", "Oksana Hryhorenko", "61"),
+        ("Dr. Brummell saw Joao, 68, with his wife.", "Joao", "68"),
+        ("Brother Tomas (58 yo) lives nearby.", "Tomas", "58"),
+        ("Lives with her son Aurelio, 9.", "Aurelio", "9"),
+    ],
+)
+def test_the_number_after_a_name_is_its_age(text: str, name: str, age: str) -> None:
+    (found,) = ages_after_names(text, [person(text, name)])
+    assert (text[found.start : found.end], found.type) == (age, PhiType.AGE)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Gave Lucia, 5 mg of melatonin.", "Lucia"),  # a dose
+        ("Called Marisol, 3.5 hours later.", "Marisol"),  # a decimal
+        ("Seen by Lucia (2/3 visits).", "Lucia"),  # a fraction
+        ("Marisol (0) no answer.", "Marisol"),  # no age 0
+        ("Marisol (130) in the queue.", "Marisol"),  # over 120
+        ("Marisol, 12 tablets left.", "Marisol"),  # a count before a word
+    ],
+)
+def test_a_measure_after_a_name_is_no_age(text: str, name: str) -> None:
+    assert ages_after_names(text, [person(text, name)]) == []
+
+
+def test_a_number_already_covered_or_after_another_type_is_left_alone() -> None:
+    text = "Ximena (14) and Pembroke Clinic (3)."
+    covered = Span(8, 10, PhiType.AGE, 0.9, frozenset({"rules"}), "r")
+    assert ages_after_names(text, [person(text, "Ximena"), covered, person(text, "Pembroke Clinic", PhiType.HOSPITAL)]) == []
