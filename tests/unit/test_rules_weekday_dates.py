@@ -72,3 +72,23 @@ def test_a_fraction_listed_after_a_cued_date_is_a_date(text: str, date: str) -> 
 
 def test_a_fraction_listed_after_an_uncued_fraction_is_not() -> None:
     assert dates("Took 1/2 and 1/4 of the pill.") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Post-op delirium 10/5-10/7, resolved.", {"10/5", "10/7"}),
+        ("Admitted 12/20\u201312/24 for pneumonia.", {"12/20", "12/24"}),
+        ("Seen 3/4-3/6 in clinic.", {"3/4", "3/6"}),  # single digits after a cue
+    ],
+)
+def test_both_ends_of_a_range_of_partial_dates_are_dates(text: str, expected: set[str]) -> None:
+    assert dates(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Pain 6/10-8/10 with walking.", "Strength 4/5-5/5 in both legs.", "Took 1/2-1/4 tab at night.", "Range 3/4-4/5 here."],
+)
+def test_a_range_of_scores_measures_or_uncued_fractions_is_no_date(text: str) -> None:
+    assert dates(text) == set()

@@ -214,6 +214,24 @@ def _weekday_date(text: str, m: re.Match[str]) -> bool:
     return not followed_by_unit(text, m.end()) and next_word(text, m.end()) not in NOT_DATE_AFTER
 
 
+def _valid_partial_range(text: str, m: re.Match[str]) -> bool:
+    """``delirium 10/5-10/7``: two plausible months and days joined by a dash, not scores out of ten
+    (``6/10-8/10``), not a measure's range (``strength 4/5-5/5``, ``1/2-1/4 tab``); two single-digit
+    halves (``3/4-4/5``) need a date cue, as one does."""
+    halves = ((m["m"], m["d"]), (m["m2"], m["d2"]))
+    if not all(_plausible_md(int(a), int(b)) for a, b in halves):
+        return False
+    if m["d"] == "10" and m["d2"] == "10":
+        return False
+    if preceded_by(text, m.start(), NOT_DATE_BEFORE) or followed_by_unit(text, m.end()):
+        return False
+    if next_word(text, m.end()) in NOT_DATE_AFTER:
+        return False
+    if all(len(a) == 1 and len(b) == 1 for a, b in halves):
+        return preceded_by(text, m.start(), DATE_CUES, hops=0)
+    return True
+
+
 def date_patterns() -> list[Pattern]:
     """All DATE patterns. Spans may overlap (``March 5, 2014`` also yields ``March``); the merger unions them."""
     d = PhiType.DATE
@@ -235,6 +253,15 @@ def date_patterns() -> list[Pattern]:
             "date_month_year_numeric",
             rf"(?P<m>{num}\d?)/(?P<y>{_YEAR4}){_NUM_RIGHT}",
             d, score=0.8, flags=0, validate=_valid_month_year_numeric,
+        ),
+        # "10/5-10/7": both ends of a range of partial dates (a lone "m/d" before a dash is no date, as
+        # "date_partial_md" keeps off "1/2-1/4").
+        Pattern(
+            "date_partial_range",
+            rf"(?P<first>(?P<m>{num}\d?)/(?P<d>\d{{1,2}}))[ \t]?[-\u2013][ \t]?"
+            rf"(?P<second>(?P<m2>\d{{1,2}})/(?P<d2>\d{{1,2}})){_NUM_RIGHT}",
+            d, score=0.7, flags=0, group="first", extra_groups=(("second", d),), validate=_valid_partial_range,
+            gate=("/",),
         ),
         Pattern(
             "date_partial_md",
