@@ -138,6 +138,7 @@ class SpanHygiene:
     _generic_words: frozenset[str] = field(init=False, repr=False, compare=False)
     _trimmer: SpanTrimmer = field(init=False, repr=False, compare=False)
     _particle_head: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    _never_spread: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Built once: the last words of the listed occupations ("clerk" of "shipping clerk"), and the
@@ -148,6 +149,7 @@ class SpanHygiene:
         object.__setattr__(self, "_generic_words", frozenset(w for p in heads for w in p.split()) | cues["not_names"])
         object.__setattr__(self, "_trimmer", SpanTrimmer(self.lexicons))
         object.__setattr__(self, "_particle_head", _particle_head(cues["titles"]))
+        object.__setattr__(self, "_never_spread", cues["function_words"] | cues["languages"])
 
     def clean(self, text: str, spans: Sequence[Span]) -> list[Span]:
         out: list[Span] = []
@@ -169,9 +171,10 @@ class SpanHygiene:
         """One sense per note: a name or place word found once (``Ximena`` after ``her daughter``) is
         PHI wherever else the note spells it, in any case (``ximena`` in a flowsheet line). Only words
         that are not ordinary English words, of three letters or more, spread; not generic words of place
-        names (``rehab``, ``geriatrics``), which name no one place."""
+        names (``rehab``, ``geriatrics``), which name no one place, nor languages (``interpreter (Swedish,
+        Birgitta)`` makes no name of ``Swedish is his first language``)."""
         types: dict[str, PhiType] = {}
-        function_words = self.lexicons.cues["function_words"]
+        function_words = self._never_spread
         for span in spans:
             if span.type not in _SPREADING:
                 continue

@@ -325,6 +325,13 @@ def test_hygiene_drops_tagger_people_without_name_words(text: str, value: str, t
     assert bool(out) == kept, out
 
 
+def test_hygiene_does_not_spread_a_language() -> None:
+    text = "Swedish is his first language. Interpreter (Swedish, Birgitta) booked; Birgitta called."
+    start = text.index("Swedish, Birgitta")
+    out = build_hygiene().clean(text, [_span(start, start + 17, PhiType.PATIENT, source="lexicon")])
+    assert sorted(text[s.start : s.end] for s in out) == ["Birgitta", "Swedish, Birgitta"]
+
+
 def test_hygiene_does_not_spread_generic_words_of_place_names() -> None:
     text = "Referred to Fennimore Rehab today. Outpatient rehab twice weekly; cardiology and geriatrics agree."
     start = text.index("Fennimore")
