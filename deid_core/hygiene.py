@@ -254,11 +254,11 @@ class SpanHygiene:
         elsewhere may be a mistyped payer (``Medicaid``) or sign-off initials (``-- np``)."""
         low = word.lower()
         cues = self.lexicons.cues
+        if low in cues["not_names"] and text[:start].rstrip().endswith((",", "(")):
+            return True  # in a list a title is a credential too ("Sjoberg, MS, CCC")
         if preceded_by(text, start, cues["titles"], hops=0):
             return False
-        if persons and low in cues["function_words"]:
-            return True
-        return low in cues["not_names"] and text[:start].rstrip().endswith((",", "("))
+        return persons and low in cues["function_words"]
 
     def _no_name_words(self, words: list[str]) -> bool:
         """Ordinary words no name list knows, and single letters, with at least one such word."""

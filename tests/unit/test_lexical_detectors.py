@@ -314,6 +314,9 @@ def test_a_naming_cue_before_a_language_is_no_name(lexicon) -> None:
         ("Her wife Constance drove her in.", "Constance", PhiType.PATIENT, True),
         ("Wife drives her to every visit.", "Wife", PhiType.PATIENT, False),
         ("Signed: Oluwaseun Adebayo, MDiv, BCC, chaplain", "BCC", PhiType.DOCTOR, False),
+        ("Linnea Sjoberg, MS, CCC-SLP   ext 5512", "CCC", PhiType.STATE, False),  # "MS" here is no title
+        ("Mae Obi, RN, CWON   pager 3317", "CWON", PhiType.STATE, False),
+        ("Reviewed with Maggie Abernathy (HCP) today.", "HCP", PhiType.PATIENT, False),
         ("Dictated by Dr. Ogunleye.\n-- cnm", "cnm", PhiType.DOCTOR, True),  # sign-off initials, no comma
         ("Payer: Medicaid, subscriber on file.", "Medicaid", PhiType.PATIENT, True),  # not after a comma
     ],
