@@ -127,3 +127,30 @@ def test_cued_username_kept(text: str, handle: str) -> None:
 )
 def test_cued_username_not_the_sentence_going_on(text: str) -> None:
     assert not {v for v, t in found(text) if t == U}
+
+
+@pytest.mark.parametrize(
+    ("text", "handle"),
+    [
+        ("Signed cmorrow 08/09/2024 12:40", "cmorrow"),  # a sign-off by login before its date
+        ("e-signed by jvance 14:02", "jvance"),
+        ("Ines Osei, RN, CCRC (iosei)     PI: Dr. Brummell", "iosei"),  # a login after a credential
+        ("12/13 15:05  tad_kb79 messaged via the portal", "tad_kb79"),  # a handle's shape
+        ("Reply from j_ortiz_88 at noon.", "j_ortiz_88"),
+    ],
+)
+def test_logins_in_sign_offs_and_handle_shapes(text: str, handle: str) -> None:
+    assert (handle, U) in found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Signed today 3/4 at the desk.",  # a word, not a login
+        "Electronically signed: AML 09/15/2024",  # initials are a name, not a login
+        "Seen in the ED (today) for pain.",  # no credential before the parenthesis
+        "Given covid_19 booster; icd_10 code entered.",  # a label and its number
+    ],
+)
+def test_no_login_without_its_shape_or_place(text: str) -> None:
+    assert not {v for v, t in found(text) if t == U}

@@ -42,6 +42,26 @@ def _cued_username(text: str, m: re.Match[str]) -> bool:
     return _VALUE_SEPARATOR.search(text, m.start(), m.start(1)) is not None
 
 
+def _not_a_word(text: str, m: re.Match[str]) -> bool:
+    """A handle is no dictionary word ("signed today 3/4"): one with a digit, a dot or an underscore,
+    or a run of letters no word list knows ("cmorrow")."""
+    value = m.group("u")
+    return not value.isalpha() or not load_lexicons().is_word(value)
+
+
+def _after_credential(text: str, m: re.Match[str]) -> bool:
+    """``Osei, RN, CCRC (wosei)``: the parenthesis follows a credential, so it holds the person's
+    login, not a word of the sentence."""
+    return m.group("cred").lower() in load_lexicons().cues["not_names"] and _not_a_word(text, m)
+
+
+def _handle_shaped(text: str, m: re.Match[str]) -> bool:
+    """``tad_kb79``, ``j_ortiz_88``: a part that mixes letters and digits, or three parts or more; not a
+    label and its number (``covid_19``, ``icd_10``)."""
+    parts = m.group("u").split("_")
+    return len(parts) >= 3 or any(p[:1].isalpha() and any(ch.isdigit() for ch in p) for p in parts)
+
+
 def obfuscated_patterns() -> list[Pattern]:
     return [
         # Seven or more digit words in a row ("four one three, five five five, oh one two two").
@@ -101,6 +121,40 @@ def obfuscated_patterns() -> list[Pattern]:
             group="u",
             flags=0,
             gate=("user", "handle"),
+        ),
+        # "Signed cmorrow 08/09/2024 12:40": a sign-off by login, in lower case, before its date or time.
+        Pattern(
+            "username_signed",
+            r"(?<![A-Za-z])(?i:e-?signed|signed|authenticated)(?:[ \t]+by)?:?[ \t]+(?P<u>[a-z][a-z0-9._]{2,20})"
+            r"(?=[ \t]+\d)",
+            PhiType.USERNAME,
+            score=0.75,
+            group="u",
+            flags=0,
+            validate=_not_a_word,
+            gate=("signed", "authenticated"),
+        ),
+        # "Wilhelmina Osei, RN, CCRC (wosei)": a login in parentheses after a signature's credential.
+        Pattern(
+            "username_after_credential",
+            r"\b(?P<cred>[A-Z][A-Za-z]{1,5})[ \t]*\((?P<u>[a-z][a-z0-9._]{2,20})\)",
+            PhiType.USERNAME,
+            score=0.75,
+            group="u",
+            flags=0,
+            validate=_after_credential,
+            gate=("(",),
+        ),
+        # "tad_kb79 messaged": lower-case letters joined by an underscore, with a digit: a handle's shape.
+        Pattern(
+            "username_snake",
+            r"(?<![\w.@/\-])(?P<u>[a-z]+_[a-z0-9_]*\d[a-z0-9_]*)(?![\w@]|[.\-]\w)",
+            PhiType.USERNAME,
+            score=0.7,
+            group="u",
+            flags=0,
+            validate=_handle_shaped,
+            gate=("_",),
         ),
         Pattern(
             "username_cued",
