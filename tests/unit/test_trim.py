@@ -248,3 +248,12 @@ def test_a_public_payer_joined_before_an_institution_goes(trimmer, value: str, e
 def test_a_street_after_an_institution_is_its_own_span(trimmer, value: str, expected) -> None:
     text = f"Church: {value}. Pastor visits."
     assert pieces(trimmer, text, value, PhiType.ORGANIZATION) == expected
+
+
+def test_list_punctuation_at_a_span_end_is_no_part_of_it(trimmer) -> None:
+    text = "Lives at 4400 Conestoga Pike, Lancaster."
+    assert pieces(trimmer, text, "4400 Conestoga Pike, ", PhiType.STREET) == [("4400 Conestoga Pike", "STREET")]
+    text = "Dr. Carpenter, Urology; Crawford General Hospital: rounds"
+    assert pieces(trimmer, text, "; Crawford General Hospital:", PhiType.HOSPITAL) == [
+        ("Crawford General Hospital", "HOSPITAL")
+    ]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from deid_core.detect.lexical.tokens import Token, TokenView, column_gap
 from deid_core.detect.rules.context import preceded_by
-from deid_core.lexicon import Lexicons
+from deid_core.lexicon import MEDICAL_SUFFIXES, Lexicons
 from schemas import EnrichedNote, PhiType, Span
 
 SOURCE = "lexicon"
@@ -179,8 +179,8 @@ class PeopleDetector:
                 continue
             if first.low not in lex.first_names or first.low in self._function or last.low in self._function:
                 continue
-            if last.low not in lex.surnames and lex.is_word(last.low):
-                continue
+            if (last.low not in lex.surnames and lex.is_word(last.low)) or last.low.endswith(MEDICAL_SUFFIXES):
+                continue  # an ordinary word, or a specialty before a clinic's name ("Urology, Crawford")
             if lex.is_word(last.low) and lex.is_word(first.low):
                 continue
             yield last.start, self._extend(view, i + 2), PhiType.PATIENT, _LEXICON_SCORE, "lexicon=last_first"
