@@ -167,6 +167,10 @@ def test_a_duration_or_measure_after_will_be_is_no_age(text: str) -> None:
         ("Aunt with breast cancer at 38 and a cousin", "38"),
         ("Father diagnosed at age 61 with CRC.", "61"),
         ("Grandfather died at 70.", "70"),
+        ("Father died 2009 at 51.", "51"),  # a year between the event and the age
+        ("Mother died in 1998 at age 60", "60"),
+        ("Aunt, breast ca at 38, living (66), tested for BRCA1", "66"),  # a pedigree's vital status
+        ("- Uncle deceased, 72; MI.", "72"),
     ],
 )
 def test_ages_at_a_clause_end_and_at_events_of_a_history(text: str, age: str) -> None:

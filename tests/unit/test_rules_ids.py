@@ -50,6 +50,10 @@ T = PhiType
         ("encounter 99887766", ("99887766", T.IDNUM)),
         ("ID: 55667788", ("55667788", T.IDNUM)),
         ("case # 2014-0001", ("2014-0001", T.IDNUM)),
+        ("Amoxicillin BID x 5 d, Rx # 448120 to the pharmacy", ("448120", T.IDNUM)),  # a prescription number
+        ("Research Unit, Halsey 2     Site # 0417", ("0417", T.IDNUM)),
+        ("Site ID 0042-7 enrolled", ("0042-7", T.IDNUM)),
+        ("Paid by Visa card ending in 9921.", ("9921", T.ACCOUNT)),
     ],
 )
 def test_ids_after_cue(text: str, expected: tuple[str, PhiType]) -> None:
@@ -78,6 +82,9 @@ def test_license_plate_is_vehicle_not_license() -> None:
         "in case 12",
         "taking into account 2 falls",
         "Visitors limited per hospital policy.\n2215 son at bedside",
+        "Rx 5 mg daily",
+        "the surgical site 1234 cm",
+        "site of injection 2 cm",
     ],
 )
 def test_id_look_alikes_not_tagged(text: str) -> None:

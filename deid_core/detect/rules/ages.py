@@ -171,11 +171,24 @@ def age_patterns() -> list[Pattern]:
             rf"(?P<age>{_DIGITS_AGE}|{_WORD_NUMBER})(?=\s*(?:[.,;)]|$|\s(?i:and|but|with|now|today)\b))",
             a, score=0.75, group="age", flags=0, validate=_plausible, explain=_explain,
         ),
-        # "ovarian ca at 52", "diagnosed at age 38", "died at 70": the age at an event of a person's history.
+        # "ovarian ca at 52", "diagnosed at age 38", "died at 70", "died 2009 at 51": the age at an event of
+        # a person's history.
         Pattern(
             "age_at_event",
-            rf"{word_start(_EVENT_WORDS)}\s+(?:at|@)\s+(?i:age\s+)?(?P<age>{_DIGITS_AGE})(?![\w/%'\u2019])",
+            rf"{word_start(_EVENT_WORDS)}\s+(?:(?i:in\s+)?(?:19|20)\d\d,?\s+)?(?:at|@)\s+(?i:age\s+)?"
+            rf"(?P<age>{_DIGITS_AGE})(?![\w/%'\u2019])",
             a, score=0.75, group="age", flags=0, validate=_valid_age_cue, explain=_explain,
+        ),
+        # "living (66)", "deceased (72)", "alive, 80;": a pedigree's vital status and the age with it.
+        Pattern(
+            "age_vital_status",
+            rf"{word_start(('living', 'alive', 'deceased'))}\s*\(\s*(?P<age>{_DIGITS_AGE})\s*\)",
+            a, score=0.75, group="age", flags=0, validate=_plausible, explain=_explain,
+        ),
+        Pattern(
+            "age_vital_status_comma",
+            rf"{word_start(('living', 'alive', 'deceased'))},\s*(?P<age>{_DIGITS_AGE})(?=\s*[,;)]|\.(?!\d)|\s*$)",
+            a, score=0.75, group="age", flags=0, validate=_plausible, explain=_explain,
         ),
         Pattern(
             "age_of_relative",

@@ -24,7 +24,7 @@ _CUES: tuple[tuple[str, PhiType, tuple[str, ...]], ...] = (
          r"unit\s+(?:no\.?|number|\#)", r"MC\s*\#", r"hospital\s+(?:number|no\.?)", r"chart\s+(?:number|no\.?|\#)",
          r"patient\s+id", r"pt\s+id", r"hosp\s+no\.?"),
     ),
-    ("acct", PhiType.ACCOUNT, (r"acct", r"account", r"a/c", r"billing\s+(?:number|no\.?|id)")),
+    ("acct", PhiType.ACCOUNT, (r"acct", r"account", r"a/c", r"billing\s+(?:number|no\.?|id)", r"card\s+ending(?:\s+in)?")),
     (
         "plan",
         PhiType.HEALTHPLAN,
@@ -44,7 +44,8 @@ _CUES: tuple[tuple[str, PhiType, tuple[str, ...]], ...] = (
         "idn",
         PhiType.IDNUM,
         (r"accession", r"acc\s*\#", r"specimen(?:\s+id)?", r"order", r"encounter", r"visit\s+(?:id|number|no\.?|\#)",
-         r"case", r"requisition", r"req\s*\#", r"CSN", r"ID(?=\s*[:\#])"),
+         r"case", r"requisition", r"req\s*\#", r"CSN", r"ID(?=\s*[:\#])", r"Rx(?=\s*\#)", r"Rx\s+(?:number|no\.)",
+         r"prescription\s+(?:number|no\.?|\#)", r"site(?=\s*\#)", r"site\s+(?:number|no\.|id)"),
     ),
 )
 _LOOKAROUND = re.compile(r"\(\?<?[=!][^)]*\)")
