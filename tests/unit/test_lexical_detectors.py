@@ -448,3 +448,11 @@ def test_a_specialty_before_a_first_name_is_no_inverted_name(lexicon) -> None:
     text = "Dr. Carpenter, Urology, Crawford General Hospital, Miami."
     assert not any(v.startswith("Urology") for v in words(lexicon, text))
     assert "Lindqvist, Harold E" in words(lexicon, "Patient: Lindqvist, Harold E.")
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("Provider: Dr. Lee, PA-C     MA: tiffani\n\nCC: dog bite", "tiffani"), ("Assistant: yesenia (DA)", "yesenia")],
+)
+def test_a_staff_role_label_names_its_person_in_lower_case(lexicon, text: str, name: str) -> None:
+    assert (name, "DOCTOR") in found(lexicon, text)
