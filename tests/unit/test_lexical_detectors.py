@@ -456,3 +456,8 @@ def test_a_specialty_before_a_first_name_is_no_inverted_name(lexicon) -> None:
 )
 def test_a_staff_role_label_names_its_person_in_lower_case(lexicon, text: str, name: str) -> None:
     assert (name, "DOCTOR") in found(lexicon, text)
+
+
+def test_a_lower_case_unit_is_no_title(lexicon) -> None:
+    assert words(lexicon, "ECG: sinus, QRS 158 ms. Repeat echo today.") == set()
+    assert "Okafor" in words(lexicon, "Seen with Ms. Okafor today.")

@@ -130,6 +130,8 @@ class PeopleDetector:
         # "MR. SMITH" in an all-caps note; "moderate MR. Started on heparin" is mitral regurgitation.
         if not (name.is_caps if title.is_caps else (name.is_title or name.is_caps)) and not self._lower_doctor(title, name):
             return None
+        if title.is_lower and not name.is_lower and title.low not in _DOCTOR_TITLES:
+            return None  # "QRS 158 ms. Repeat echo": a unit before a sentence, not Ms. Repeat
         doctor = title.low in _DOCTOR_TITLES
         return name.start, self._extend(view, k), PhiType.DOCTOR if doctor else PhiType.PATIENT, _CUE_SCORE, "cue=title"
 
