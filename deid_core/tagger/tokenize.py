@@ -9,9 +9,9 @@ characters, so letter/digit and lower/upper transitions become token boundaries.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
-from functools import cache
+
+from deid_core.textfold import fold_accents, latin_folds
 
 TOKEN_PATTERN = (
     r"[A-Z]+(?=[A-Z][a-z])"  # the acronym in "MRIScan"
@@ -32,33 +32,12 @@ class Token:
     space_before: bool
 
 
-@cache
-def latin_folds() -> dict[str, str]:
-    """Accented Latin letter (U+00C0-U+024F) -> its ASCII base letter ("é" -> "e"; "Ø", with none, is
-    left out)."""
-    out: dict[str, str] = {}
-    for code in range(0xC0, 0x250):
-        ch = chr(code)
-        base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
-        if len(base) == 1 and base.isascii() and base.isalpha():
-            out[ch] = base
-    return out
-
-
-@cache
-def _fold_table() -> dict[int, int]:
-    return {ord(k): ord(v) for k, v in latin_folds().items()}
-
-
-def fold_accents(text: str) -> str:
-    """Accented Latin letters as their base letters, one character for one, so offsets hold.
-
-    The token pattern runs over this view: its case classes are ASCII, and without the fold "Sinéad"
-    would split into "Sin", "é", "ad" and "José" into "Jos", "é"."""
-    return text if text.isascii() else text.translate(_fold_table())
+__all__ = ["N_CASING_CLASSES", "TOKEN_PATTERN", "Token", "casing_class", "fold_accents", "latin_folds", "tokenize"]
 
 
 def tokenize(text: str) -> list[Token]:
+    # The pattern's case classes are ASCII: it runs over the folded text, or "Sinéad" would split into
+    # "Sin", "é", "ad" and "José" into "Jos", "é".
     tokens: list[Token] = []
     prev_end = 0
     for m in _TOKEN.finditer(fold_accents(text)):

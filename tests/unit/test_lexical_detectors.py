@@ -461,3 +461,8 @@ def test_a_staff_role_label_names_its_person_in_lower_case(lexicon, text: str, n
 def test_a_lower_case_unit_is_no_title(lexicon) -> None:
     assert words(lexicon, "ECG: sinus, QRS 158 ms. Repeat echo today.") == set()
     assert "Okafor" in words(lexicon, "Seen with Ms. Okafor today.")
+
+
+def test_accented_names_are_looked_up_by_their_base_letters(lexicon) -> None:
+    assert "Teófilo Archuleta" in words(lexicon, "CHW: Teófilo Archuleta visited.")
+    assert "Máire" in words(lexicon, "Mother Máire, ovarian ca at 52.")

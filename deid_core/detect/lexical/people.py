@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from deid_core.detect.lexical.tokens import Token, TokenView, column_gap
 from deid_core.detect.rules.context import preceded_by
 from deid_core.lexicon import MEDICAL_SUFFIXES, Lexicons
+from deid_core.textfold import fold_accents
 from schemas import EnrichedNote, PhiType, Span
 
 SOURCE = "lexicon"
@@ -124,7 +125,7 @@ class PeopleDetector:
         if k >= len(toks) or not view.same_line(i) or (title.is_caps and not title.text.endswith(".")):
             return None
         name = toks[k]
-        low = _bare(name).lower()
+        low = _bare_low(name)
         if low in self._function or low in self._cues or (low in self._not_names and low not in self._eponyms) or len(low) < 2:
             return None
         # "MR. SMITH" in an all-caps note; "moderate MR. Started on heparin" is mitral regurgitation.
@@ -138,7 +139,7 @@ class PeopleDetector:
     def _lower_doctor(self, title: Token, name: Token) -> bool:
         """``dr abernathy rounded``: a lower-case chart writes a doctor's name in lower case too; only a
         known name that is no ordinary word counts (not ``dr appt``, ``dr visit``)."""
-        low = _bare(name).lower()
+        low = _bare_low(name)
         return title.is_lower and name.is_lower and title.low in _DOCTOR_TITLES and self._lex.is_name(low) and not self._lex.is_word(low)
 
     def _lexical(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, float, str]]:
@@ -148,7 +149,7 @@ class PeopleDetector:
             tok = toks[i]
             if not tok.is_title:  # before _bare: most capitalised tokens are all caps or not names
                 continue
-            low = _bare(tok).lower()
+            low = _bare_low(tok)
             if low in self._function or low in self._not_names or low not in lex.first_names:
                 continue
             if low in self._eponyms:
@@ -201,13 +202,13 @@ class PeopleDetector:
         """After a colon the cue introduces what someone said ("from his daughter: Weight gain ..."):
         a capitalised ordinary word that is only a surname opens that sentence; a first name
         ("daughter: Grace") is still the person."""
-        low = _bare(tok).lower()
+        low = _bare_low(tok)
         lex = self._lex
         return tok.is_title and lex.is_word(low) and low not in lex.first_names
 
     def _cued_first(self, tok: Token, kind: str) -> bool:
         lex = self._lex
-        low = _bare(tok).lower()
+        low = _bare_low(tok)
         if low in self._function or low in self._not_names or low in self._languages or len(low) < 2:
             return False  # "prefers Spanish": a naming cue before a language
         if len(low) <= 3 and low not in lex.first_names:  # "Psh", "Dc": shorthand, not a name
@@ -223,7 +224,7 @@ class PeopleDetector:
         return False
 
     def _surname_like(self, tok: Token) -> bool:
-        low = _bare(tok).lower()
+        low = _bare_low(tok)
         if low in self._function or low in self._not_names:
             return False
         return low in self._lex.surnames or not self._lex.is_word(low)
@@ -276,6 +277,11 @@ def _bare(tok: Token) -> str:
         if w.endswith(suffix) and len(w) > len(suffix):
             return w[: -len(suffix)]
     return w
+
+
+def _bare_low(tok: Token) -> str:
+    """The bare word as the word lists spell it: lower case, accents folded (``Teófilo`` -> ``teofilo``)."""
+    return fold_accents(_bare(tok).lower())
 
 
 def _bare_end(tok: Token) -> int:

@@ -7,6 +7,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property
 
+from deid_core.textfold import fold_accents
+
 # Columns of a form or a header are set apart by a tab or three spaces or more ("Name: X      MRN 123"):
 # a name never runs across such a gap into the next field's label.
 _COLUMN_GAP = re.compile(r"\t| {3,}")
@@ -31,7 +33,9 @@ class Token:
         n = len(text)
         word = text[:-1] if n > 1 and text[-1] == "." else text
         self.word = word
-        self.low = low = word.lower()
+        low = word.lower()
+        # Word lists are ASCII: "Teófilo" is looked up as "teofilo".
+        self.low = low if word.isascii() else fold_accents(low)
         first = word[0]
         if not first.isalpha():
             self.is_word = self.is_title = self.is_caps = self.is_lower = self.is_initial = False
