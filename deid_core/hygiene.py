@@ -9,8 +9,9 @@ Invariants after ``SpanHygiene.clean``:
   the surname behind; lower-case particles go with the surname (``Joost van der Wiel``, ``Ms. de la Cruz``).
 * **No run-ons.** A tagger span of a name, place or organisation is first cut to the PHI in it
   (``deid_core.trim``): not across a column gap into a label, not over a cue word before the name.
-* **Ages after names.** The number right after a person (``Diego (11)``, ``Hryhorenko, 61;``) is an
-  AGE (``deid_core.name_ages``).
+* **Ages and nicknames after names.** The number right after a person (``Diego (11)``, ``Hryhorenko,
+  61;``) is an AGE, a capitalised word in quotes right after one (``Oksana "Ox"``) the same person
+  (``deid_core.after_names``).
 * **Names read as contacts.** A tagger e-mail, URL or user name with no ``@``, no spelled-out "at"
   or "dot", no digit and only capitalised words is a person (``Sinéad Ó Dálaigh``: the character table
   lacks accented letters), typed PATIENT.
@@ -58,11 +59,11 @@ from dataclasses import dataclass, field, replace
 from itertools import accumulate
 from operator import itemgetter
 
+from deid_core.after_names import spans_after_names
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
 from deid_core.lexicon import MEDICAL_SUFFIXES, Lexicons, load_lexicons
 from deid_core.lookalikes import capital_heading, instrument_eponym
-from deid_core.name_ages import ages_after_names
 from deid_core.shapes import impossible, no_address
 from deid_core.trim import SpanTrimmer, initialism, trimmable
 from deid_core.trim_contacts import LONG_NUMBER
@@ -165,7 +166,7 @@ class SpanHygiene:
                     piece = self._whole_name(text, piece)
                 out.append(piece)
         spread = self._propagate(text, out)
-        return spread + ages_after_names(text, spread)
+        return spread + spans_after_names(text, spread)
 
     def _propagate(self, text: str, spans: list[Span]) -> list[Span]:
         """One sense per note: a name or place word found once (``Ximena`` after ``her daughter``) is

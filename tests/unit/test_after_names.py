@@ -1,10 +1,10 @@
-"""Ages right after a person's name (deid_core.name_ages). Examples invented for these tests."""
+"""Ages right after a person's name (deid_core.after_names). Examples invented for these tests."""
 
 from __future__ import annotations
 
 import pytest
 
-from deid_core.name_ages import ages_after_names
+from deid_core.after_names import spans_after_names
 from schemas import PhiType, Span
 
 
@@ -25,7 +25,7 @@ def person(text: str, name: str, type_: PhiType = PhiType.PATIENT) -> Span:
     ],
 )
 def test_the_number_after_a_name_is_its_age(text: str, name: str, age: str) -> None:
-    (found,) = ages_after_names(text, [person(text, name)])
+    (found,) = spans_after_names(text, [person(text, name)])
     assert (text[found.start : found.end], found.type) == (age, PhiType.AGE)
 
 
@@ -41,10 +41,31 @@ def test_the_number_after_a_name_is_its_age(text: str, name: str, age: str) -> N
     ],
 )
 def test_a_measure_after_a_name_is_no_age(text: str, name: str) -> None:
-    assert ages_after_names(text, [person(text, name)]) == []
+    assert spans_after_names(text, [person(text, name)]) == []
 
 
 def test_a_number_already_covered_or_after_another_type_is_left_alone() -> None:
     text = "Ximena (14) and Pembroke Clinic (3)."
     covered = Span(8, 10, PhiType.AGE, 0.9, frozenset({"rules"}), "r")
-    assert ages_after_names(text, [person(text, "Ximena"), covered, person(text, "Pembroke Clinic", PhiType.HOSPITAL)]) == []
+    assert spans_after_names(text, [person(text, "Ximena"), covered, person(text, "Pembroke Clinic", PhiType.HOSPITAL)]) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "nick"),
+    [
+        ('Donor: Oksana "Ox" Hryhorenko, 61.', "Oksana", "Ox"),
+        ('farm at brother Stanislaw\'s ("Stosh") near Mankato', "Stanislaw", "Stosh"),
+        ("Her son Robert \u201cBobby Jo\u201d drives.", "Robert", "Bobby Jo"),
+    ],
+)
+def test_a_nickname_in_quotes_after_a_name_is_the_same_person(text: str, name: str, nick: str) -> None:
+    (found,) = spans_after_names(text, [person(text, name)])
+    assert (text[found.start : found.end], found.type) == (nick, PhiType.PATIENT)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['Ximena said "Thanks" twice.', 'Ximena: "no pain today"', 'Ximena "feels fine"'],
+)
+def test_a_quotation_after_a_name_is_no_nickname(text: str) -> None:
+    assert spans_after_names(text, [person(text, "Ximena")]) == []

@@ -1,0 +1,68 @@
+"""What comes right after a person's name: an age (``Diego (11)``, ``Oksana Hryhorenko, 61;``) or a
+nickname in quotes (``Oksana "Ox" Hryhorenko``, ``Stanislaw's ("Stosh")``).
+
+Notes list household members, relatives and contacts as a name and an age in parentheses or set off by
+commas, often far from the relation word that the ``age_of_relative`` rule needs, and give the name a
+person goes by in quotes beside the name. Once the detectors have found the name (a person span of
+either type, by any detector: the type is the less certain part), these are read from the text after it:
+
+* the number in parentheses, alone or before a comma or "yo", or after a comma and before another comma,
+  a semicolon, a closing parenthesis or the end of a sentence, is an AGE; a number followed by
+  anything else (a unit, a slash, a decimal) is a measure, not an age;
+* one or two capitalised words in quotes, straight after the name or its possessive and in
+  parentheses or not, are the same person's name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from schemas import PhiType, Span
+
+SOURCE = "lexicon"
+SCORE = 0.7
+MAX_AGE = 120
+_PERSON = (PhiType.PATIENT, PhiType.DOCTOR)
+_AFTER_NAME = re.compile(
+    r"[ \t]?\([ \t]*(?P<paren>\d{1,3})[ \t]*(?:[),;]|(?:yo|y/o|y)\b)"
+    r"|,[ \t]*(?P<comma>\d{1,3})(?=[ \t]*(?:[,;)]|\.(?!\d)|$))",
+    re.MULTILINE,
+)
+_NICKNAME = re.compile(
+    r"(?:['\u2019]s)?[ \t]*\(?[ \t]*[\"\u201c](?P<nick>[A-Z][a-z'\-]{1,15}(?: [A-Z][a-z'\-]{1,15})?)[\"\u201d]"
+)
+
+
+def spans_after_names(text: str, spans: Sequence[Span]) -> list[Span]:
+    """AGE spans for the numbers right after person spans, and PATIENT or DOCTOR spans for nicknames
+    in quotes right after them, except where a span already covers them."""
+    out: list[Span] = []
+    for span in spans:
+        if span.type not in _PERSON:
+            continue
+        found = _age_after(text, span.end) or _nickname_after(text, span)
+        if found is None:
+            continue
+        start, end, type_, why = found
+        if any(s.start < end and start < s.end for s in (*spans, *out)):
+            continue
+        out.append(Span(start, end, type_, SCORE, frozenset({SOURCE}), why))
+    return out
+
+
+def _age_after(text: str, end: int) -> tuple[int, int, PhiType, str] | None:
+    m = _AFTER_NAME.match(text, end)
+    if m is None:
+        return None
+    group = "paren" if m.group("paren") is not None else "comma"
+    if not 0 < int(m.group(group)) <= MAX_AGE:
+        return None
+    return *m.span(group), PhiType.AGE, "age after a name"
+
+
+def _nickname_after(text: str, span: Span) -> tuple[int, int, PhiType, str] | None:
+    m = _NICKNAME.match(text, span.end)
+    if m is None:
+        return None
+    return *m.span("nick"), span.type, "nickname after a name"
