@@ -57,9 +57,10 @@ from schemas import EnrichedNote, PatientHeader, PhiType, Span
 
 _SPAN_SOURCES = frozenset({SOURCE})
 _NO_WORDS: Mapping[str, bool] = MappingProxyType({})
-Rank = tuple[int, bool, int, int]
+Rank = tuple[int, bool, int, int, int]
 """Weight (negated: the longest canonical spelling first), nickname or not, the value's place in the
-header, the variant's place among the value's: the order a regex alternation of all variants would have."""
+header, its source's place among the value's, the variant's place among the source's: the order a regex
+alternation of all variants would have (a value's nicknames after its own spellings)."""
 Ranked = tuple[Rank, Variant, int]
 """A variant, its rank and the hash of its ``spelling``."""
 Group = tuple[str, tuple[str, ...], int, tuple[Ranked, ...]]
@@ -70,11 +71,14 @@ Candidate = tuple[int, Rank, int, Variant]
 
 @dataclass(slots=True)
 class _Source:
-    """The variants of one header value, made on the first note that contains one of its triggers (most
+    """The variants of one header value (or those derived from it), made on the first note that contains one of its triggers (most
     notes name only some of a header's people and numbers); with no triggers, made with the matcher."""
 
     build: Callable[[], Sequence[Variant]]
     order: int
+    """The value's place in the header."""
+    sub: int
+    """The source's place among the value's: 0, its own spellings; 1, those derived from it (nicknames)."""
     words: Mapping[str, bool]
     """Folded words one of which every match contains: as a word (True) or at the start of one."""
     exact: tuple[str, ...]
@@ -91,7 +95,7 @@ class _Source:
         if self.built is None:  # a benign race: two threads make equal tuples
             groups: dict[tuple[str, tuple[str, ...], int], list[Ranked]] = {}
             for k, v in enumerate(self.build()):
-                rank = (-v.weight, v.derived, self.order, k)
+                rank = (-v.weight, v.derived, self.order, self.sub, k)
                 groups.setdefault(v.lookup_keys, []).append((rank, v, hash(v.spelling)))
             self.built = tuple((how, keys, lead, tuple(vs)) for (how, keys, lead), vs in groups.items())
         return self.built
@@ -190,8 +194,10 @@ def build_matcher(header: PatientHeader) -> HeaderMatcher:
     sources: list[_Source] = []
 
     def add(build: Callable[[], Sequence[Variant]], words: Mapping[str, bool] = _NO_WORDS, exact: tuple[str, ...] = (),
-            squeezed: tuple[tuple[str, str], ...] = ()) -> None:  # fmt: skip
-        sources.append(_Source(build, len(sources), words, exact, squeezed))
+            squeezed: tuple[tuple[str, str], ...] = (), sub: int = 0) -> None:  # fmt: skip
+        # A value's derived source (sub > 0) shares the place of the value, added just before it.
+        order = (sources[-1].order + (sub == 0)) if sources else 0
+        sources.append(_Source(build, order, sub, words, exact, squeezed))
 
     for field_, type_, raws in (
         ("names", PhiType.PATIENT, header.names),
@@ -201,6 +207,10 @@ def build_matcher(header: PatientHeader) -> HeaderMatcher:
         for name in filter(None, map(parse_name, raws)):
             words, exact = names.name_triggers(name)
             add(partial(names.name_variants, name, type_, field_), words=words, exact=exact)
+            # Its nicknames apart: triggered by a nickname alone, so mostly not made (with no triggers,
+            # the name has no nicknames and there is nothing to make).
+            if nickname_words := names.nickname_triggers(name):
+                add(partial(names.nickname_variants, name, type_, field_), words=nickname_words, sub=1)
     ids = [(header.mrn, PhiType.MEDICALRECORD, "mrn")] if header.mrn else []
     ids.extend((i.value, i.type, "identifiers") for i in header.identifiers)
     # The source system's key is PHI too when it shows up in text; short keys ("p1") are not searched.

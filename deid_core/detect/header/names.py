@@ -127,7 +127,8 @@ def _spaced(*items: str | _Initial) -> list[Item]:
 
 @lru_cache(maxsize=4096)
 def name_variants(name: ParsedName, type_: PhiType, field_: str) -> tuple[Variant, ...]:
-    """Cached: a header often spells one name twice ("Ann Lee", "Lee, Ann"), and doctors recur."""
+    """The header's own spellings of the name (``nickname_variants`` the others). Cached: a header often
+    spells one name twice ("Ann Lee", "Lee, Ann"), and doctors recur."""
     out: list[Variant] = []
     explanation = f"header={field_}"
 
@@ -180,9 +181,17 @@ def name_variants(name: ParsedName, type_: PhiType, field_: str) -> tuple[Varian
         if word not in CLINICAL_ABBREVIATIONS and word.isalpha():
             part = Part((word, "".join(f"{c}." for c in word)), True)
             out.append(Variant((part,), type_, explanation, len(word), _INITIALS_BEFORE, _INITIALS_AFTER))
-    if first:
-        out += _nickname_variants(first, last, type_, f"header={field_};variant=nickname")
     return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def nickname_variants(name: ParsedName, type_: PhiType, field_: str) -> tuple[Variant, ...]:
+    """The name's spellings with a nickname for the first name: a source of their own, made only for a note
+    that contains one of ``nickname_triggers(name)`` (a third of a header's name variants, seldom used)."""
+    first = _given(name)
+    if not first:
+        return ()
+    return tuple(_nickname_variants(first, name.last, type_, f"header={field_};variant=nickname"))
 
 
 @lru_cache(maxsize=4096)
@@ -224,17 +233,26 @@ def _nickname_variants(first: str, last: str, type_: PhiType, explanation: str) 
 
 @lru_cache(maxsize=4096)
 def name_triggers(name: ParsedName) -> tuple[Mapping[str, bool], tuple[str, ...]]:
-    """What every spelling of the name contains: a word (a first or last name, a part of a compound surname,
-    a nickname; folded; True) or the start of one (the "garcia" of "GarciaLopez": False), or else is: its
-    bare initials as they are."""
+    """What every spelling of ``name_variants(name)`` contains: a word (a first or last name, a part of a
+    compound surname; folded; True) or the start of one (the "garcia" of "GarciaLopez": False), or else is:
+    its bare initials as they are."""
     first = _given(name)
-    words = dict.fromkeys(map(fold, nicknames(first)) if first else (), True)
+    words: dict[str, bool] = {}
     for token in [name.last, *_COMPOUND.split(name.last), *([first] if first else [])]:
         pieces = TOKEN_SEPARATORS.split(fold(token))
         if pieces[0]:  # a whole word unless a hyphen may glue the next piece to it
             words[pieces[0]] = words.get(pieces[0], True) and (len(pieces) == 1 or pieces[1] != "-")
     exact = tuple(w for word in _initials_words(name) for w in (word, "".join(f"{c}." for c in word)))
     return MappingProxyType(words), exact
+
+
+def nickname_triggers(name: ParsedName) -> Mapping[str, bool]:
+    """What every spelling of ``nickname_variants(name)`` contains: a nickname as a whole word (folded, as
+    the lexicon spells it and title-cased: the case-sensitive ones are matched title-cased). Empty when the
+    name has none."""
+    first = _given(name)
+    found = nicknames(first) if first else ()
+    return MappingProxyType(dict.fromkeys((fold(s) for n in found for s in (n, n.capitalize())), True))
 
 
 def _initials_words(name: ParsedName) -> list[str]:
