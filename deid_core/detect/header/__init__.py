@@ -84,7 +84,11 @@ class _Source:
     exact: tuple[str, ...]
     """Or: strings that every other match is."""
     squeezed: tuple[tuple[str, str], ...]
-    """Or: ``(view, key)``, a key every match has in that view of the note ("ids" or "digits")."""
+    """Or: ``(view, key)``, a key every match has in that view of the note: in "ids" or "digits", or as a
+    whole digit run ("runs")."""
+    keys: tuple[str, ...] = ()
+    """Folded first parts its variants are looked up by ("folded") that are not among ``words``: the
+    note's word starts are searched for them too (with no triggers, they come from the variants)."""
     built: tuple[Group, ...] | None = None
 
     @property
@@ -108,7 +112,10 @@ class _Source:
             self.eager
             or not self.words.keys().isdisjoint(view.word_starts)
             or any(e in view.text for e in self.exact)
-            or any(key in getattr(view, name).text for name, key in self.squeezed)
+            or any(
+                key in (view.runs if name == "runs" else getattr(view, name).text)
+                for name, key in self.squeezed
+            )
         )
 
 
@@ -124,9 +131,13 @@ class HeaderMatcher:
         for s in sources:
             for key, whole in s.words.items():
                 keys[key] = keys.get(key, True) and whole
-            for v in s.variants() if s.eager else ():  # the folded first parts of its variants
-                if v.lookup_keys[0] == "folded":
-                    keys.update(dict.fromkeys(v.parts[0].alts, False))
+            firsts = (
+                [v.parts[0].alts for v in s.variants() if v.lookup_keys[0] == "folded"]
+                if s.eager
+                else [s.keys]
+            )
+            for alts in firsts:  # the folded first parts of its variants
+                keys.update(dict.fromkeys(alts, False))
         keys.pop("", None)
         self._automaton: ahocorasick.Automaton | None = None
         if keys:  # values are ints (no Python objects held by the extension): length - 1, twice, + whole
@@ -194,10 +205,10 @@ def build_matcher(header: PatientHeader) -> HeaderMatcher:
     sources: list[_Source] = []
 
     def add(build: Callable[[], Sequence[Variant]], words: Mapping[str, bool] = _NO_WORDS, exact: tuple[str, ...] = (),
-            squeezed: tuple[tuple[str, str], ...] = (), sub: int = 0) -> None:  # fmt: skip
+            squeezed: tuple[tuple[str, str], ...] = (), sub: int = 0, keys: tuple[str, ...] = ()) -> None:  # fmt: skip
         # A value's derived source (sub > 0) shares the place of the value, added just before it.
         order = (sources[-1].order + (sub == 0)) if sources else 0
-        sources.append(_Source(build, order, sub, words, exact, squeezed))
+        sources.append(_Source(build, order, sub, words, exact, squeezed, keys))
 
     for field_, type_, raws in (
         ("names", PhiType.PATIENT, header.names),
@@ -225,7 +236,9 @@ def build_matcher(header: PatientHeader) -> HeaderMatcher:
             needle = ("digits", digits) if (digits := values.digits_of(core)) else ("ids", fold(core))
             add(partial(values.identifier_variants, core, type_, field_), squeezed=(needle,))
     if header.birth_date is not None:
-        add(partial(values.date_variants, header.birth_date, "birth_date"))
+        runs = tuple(("runs", run) for run in values.date_triggers(header.birth_date))
+        months = values.month_names(header.birth_date.month)  # a worded date's first part
+        add(partial(values.date_variants, header.birth_date, "birth_date"), squeezed=runs, keys=months)
     if header.address is not None:
         add(partial(values.address_variants, header.address))
     for digits in map(values.phone_digits, header.phones):

@@ -113,14 +113,25 @@ def _number(n: int) -> tuple[str, ...]:
     return (f"0{n}", str(n)) if n < 10 else (str(n),)
 
 
+def date_triggers(date: dt.date) -> tuple[str, ...]:
+    """Digit runs one of which every match of ``date_variants(date)`` has whole: its year in four digits or
+    two, or the eight digits written together (every variant's year, or all of it, has a non-digit or
+    nothing on each side)."""
+    y4, mmdd = f"{date.year:04d}", f"{date.month:02d}{date.day:02d}"
+    return y4, y4[-2:], y4 + mmdd, mmdd + y4
+
+
+def month_names(month: int) -> tuple[str, ...]:
+    """The month's names, longest first: what a worded date starts with (folded)."""
+    name = MONTHS[month - 1]
+    return tuple(sorted({name, name[:3]} | ({"sept"} if month == 9 else set()), key=len, reverse=True))
+
+
 @lru_cache(maxsize=4096)
 def date_variants(date: dt.date, field_: str) -> tuple[Variant, ...]:
     y4, y2 = f"{date.year:04d}", f"{date.year % 100:02d}"
     m, d, mmdd = _number(date.month), _number(date.day), f"{date.month:02d}{date.day:02d}"
-    month = MONTHS[date.month - 1]
-    months = tuple(
-        sorted({month, month[:3]} | ({"sept"} if date.month == 9 else set()), key=len, reverse=True)
-    )
+    months = month_names(date.month)
     date_ = partial(Variant, type=PhiType.DATE, explanation=f"header={field_}", after=_NUM_AFTER)
     numeric = partial(date_, before=_NUM_BEFORE, lookup="runs")
     out = [
