@@ -82,7 +82,7 @@ class _Source:
     words: Mapping[str, bool]
     """Folded words one of which every match contains: as a word (True) or at the start of one."""
     exact: tuple[str, ...]
-    """Or: strings that every other match is."""
+    """Or: strings one of which every other match contains (case-sensitive)."""
     squeezed: tuple[tuple[str, str], ...]
     """Or: ``(view, key)``, a key every match has in that view of the note: in "ids" or "digits", or as a
     whole digit run ("runs")."""
@@ -239,8 +239,19 @@ def build_matcher(header: PatientHeader) -> HeaderMatcher:
         runs = tuple(("runs", run) for run in values.date_triggers(header.birth_date))
         months = values.month_names(header.birth_date.month)  # a worded date's first part
         add(partial(values.date_variants, header.birth_date, "birth_date"), squeezed=runs, keys=months)
-    if header.address is not None:
-        add(partial(values.address_variants, header.address))
+    if header.address is not None:  # each part apart: most notes name none, few all
+        addr = header.address
+        place, country = values.place_variants(addr), values.country_variants(addr)  # one or cached
+        zip_ = values.zip_trigger(addr)
+        parts = [
+            (partial(values.street_variants, addr), values.street_triggers(addr), (), ()),
+            (partial(tuple, place), *_triggers(place)),
+            (partial(values.zip_variants, addr), {}, (), (("digits", zip_),) if zip_ else ()),
+            (partial(tuple, country), *_triggers(country)),
+        ]
+        # Parts with no triggers have no variants; the others share the address's place in the header.
+        for sub, (build, words, exact, squeezed) in enumerate(p for p in parts if any(p[1:])):
+            add(build, words=MappingProxyType(words), exact=exact, squeezed=squeezed, sub=sub)
     for digits in map(values.phone_digits, header.phones):
         if len(digits) >= 5:
             add(partial(values.phone_variants, digits), squeezed=(("digits", digits[-7:]),))
@@ -248,6 +259,25 @@ def build_matcher(header: PatientHeader) -> HeaderMatcher:
         if "@" in email:
             add(partial(values.email_variants, email))
     return HeaderMatcher(sources, tuple(names.glued_name_parts(header).items()))
+
+
+def _triggers(
+    variants: Sequence[Variant],
+) -> tuple[dict[str, bool], tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """``_Source`` triggers that hold exactly where one of ``variants`` is looked up somewhere: the keys of
+    their look-ups (``NoteView.find``)."""
+    words: dict[str, bool] = {}
+    exact: list[str] = []
+    squeezed: list[tuple[str, str]] = []
+    for v in variants:
+        how, keys, _ = v.lookup_keys
+        if how == "folded":
+            words.update(dict.fromkeys(keys, False))
+        elif how == "exact":
+            exact.extend(keys)
+        else:
+            squeezed.extend((how, key) for key in keys)
+    return words, tuple(exact), tuple(squeezed)
 
 
 class HeaderDetector:

@@ -159,21 +159,38 @@ _ZIP4 = re.compile(r"-\d{4}")
 
 
 def address_variants(addr: Address) -> list[Variant]:
-    out: list[Variant] = []
+    return [*street_variants(addr), *place_variants(addr), *zip_variants(addr), *country_variants(addr)]
+
+
+def _street_lines(addr: Address) -> list[tuple[tuple[tuple[str, ...], ...], int]]:
+    """Each street line and, with a house number, the line without it ("Oak Street" too): its tokens as
+    their spellings (folded), and its weight."""
+    out = []
     for line in addr.street:
         tokens = [t for t in _STREET_SPLIT.split(line) if t.strip(".")]
-        without_number = len(tokens) >= 3 and any(c.isdigit() for c in tokens[0])  # "Oak Street" too
+        without_number = len(tokens) >= 3 and any(c.isdigit() for c in tokens[0])
         for toks in (tokens, tokens[1:]) if without_number else (tokens,):
-            alts = (street_words().get(t.lower().strip(".")) or (fold(t.strip(".")),) for t in toks)
             if toks:
-                out.append(
-                    Variant(
-                        joined(alts, _STREET_SEP),
-                        PhiType.STREET,
-                        "header=address.street",
-                        len(" ".join(toks)),
-                    )
-                )
+                alts = tuple(street_words().get(t.lower().strip(".")) or (fold(t.strip(".")),) for t in toks)
+                out.append((alts, len(" ".join(toks))))
+    return out
+
+
+def street_variants(addr: Address) -> list[Variant]:
+    return [
+        Variant(joined(alts, _STREET_SEP), PhiType.STREET, "header=address.street", weight)
+        for alts, weight in _street_lines(addr)
+    ]
+
+
+def street_triggers(addr: Address) -> dict[str, bool]:
+    """The spellings of the street variants' first tokens, one of which every match starts a word with."""
+    return {alt: False for alts, _ in _street_lines(addr) for alt in alts[0]}
+
+
+def place_variants(addr: Address) -> list[Variant]:
+    """The city, then the state."""
+    out: list[Variant] = []
     words = [w for w in (t.strip(".,;-'’") for t in (addr.city or "").split()) if w]
     weak = len(words) == 1 and is_weak(words[0])
     if words and len(" ".join(words)) > 1:
@@ -184,6 +201,11 @@ def address_variants(addr: Address) -> list[Variant]:
         out.append(Variant(parts, PhiType.CITY, "header=address.city", len(" ".join(words))))
     if addr.state:
         out += _state_variants(addr.state.strip(), tuple(words), weak)
+    return out
+
+
+def zip_variants(addr: Address) -> list[Variant]:
+    out: list[Variant] = []
     digits = _NON_DIGIT.sub("", addr.zip or "")
     zip_ = partial(Variant, type=PhiType.ZIP, explanation="header=address.zip", lookup="digits")
     zip_ = partial(zip_, before=_NO_DIGIT_BEFORE, after=_NO_DIGIT_AFTER)
@@ -191,9 +213,17 @@ def address_variants(addr: Address) -> list[Variant]:
         out.append(zip_(joined(((digits[:5],), (digits[5:],)), _ZIP_SEP), weight=9, key=digits))
     if len(digits) >= 5:
         out.append(zip_((Part((digits[:5],)),), weight=5, tail=_ZIP4, key=digits[:5]))
-    if addr.country and len(addr.country) > 1:
-        out += _country_variants(addr.country.strip())
     return out
+
+
+def zip_trigger(addr: Address) -> str | None:
+    """Five digits every ZIP match has together in the note's digits; None: no ZIP is searched."""
+    digits = _NON_DIGIT.sub("", addr.zip or "")
+    return digits[:5] if len(digits) >= 5 else None
+
+
+def country_variants(addr: Address) -> tuple[Variant, ...]:
+    return _country_variants(addr.country.strip()) if addr.country and len(addr.country) > 1 else ()
 
 
 @lru_cache(maxsize=256)
