@@ -256,8 +256,9 @@ def build_matcher(header: PatientHeader) -> HeaderMatcher:
         if len(digits) >= 5:
             add(partial(values.phone_variants, digits), squeezed=(("digits", digits[-7:]),))
     for email in header.emails:
-        if "@" in email:
-            add(partial(values.email_variants, email))
+        if "@" in email:  # made here (one variant) to be ranked only for a note that contains it
+            words, exact, squeezed = _triggers(found := values.email_variants(email))
+            add(partial(tuple, found), words=MappingProxyType(words), exact=exact, squeezed=squeezed)
     return HeaderMatcher(sources, tuple(names.glued_name_parts(header).items()))
 
 
