@@ -11,8 +11,8 @@ original offsets), its digit runs. Each variant is looked up by its first token 
 automaton over the folded text, a dictionary of digit runs, a view without separators) and checked left
 to right where that occurs. Nothing is compiled per header: a stream where every note has a new patient
 builds a matcher per note, so a value's variants are made only for a note that contains one of its words
-or digits (most notes name only some of a header's people and numbers), and ``HeaderDetector`` keeps
-the recent matchers.
+or digits (most notes name only some of a header's people and numbers; a name's nicknames, the birth
+year and each part of the address count apart), and ``HeaderDetector`` keeps the recent matchers.
 
 The result is the one ``re.finditer`` over the alternation of all variants (longest canonical spelling
 first) would give: at the leftmost position where some variant matches, the first variant in that order
