@@ -252,7 +252,10 @@ def nickname_triggers(name: ParsedName) -> Mapping[str, bool]:
     name has none."""
     first = _given(name)
     found = nicknames(first) if first else ()
-    return MappingProxyType(dict.fromkeys((fold(s) for n in found for s in (n, n.capitalize())), True))
+    words = dict.fromkeys(map(fold, found), True)
+    # Title case folds back to the same word but for a few non-ASCII letters ("ß" -> "Ss").
+    words.update(dict.fromkeys((fold(n.capitalize()) for n in found if not n.isascii()), True))
+    return MappingProxyType(words)
 
 
 def _initials_words(name: ParsedName) -> list[str]:
