@@ -18,9 +18,9 @@ _COLUMN_GAP = re.compile(r"\t| {3,}")
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*\.?|\d+|[^\s\w]")
 # re.split with the token as a group: the gaps and the tokens, alternately.
 _PARTS = re.compile(f"({_TOKEN.pattern})")
-# The same tokens, but a word without its trailing dot (``word``): a dot right after a letter is
-# always that word's, so it is skipped here; any other dot is a token of its own.
-_LOWS = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*|\d+|(?<![^\W\d_])\.|[^\s\w.]")
+# In tokens joined by spaces, a dot right after a letter is a word's trailing dot (any other dot is a
+# token of its own, after a space).
+_WORD_DOT = re.compile(r"(?<=[^\W\d_])\.")
 
 
 class Token:
@@ -121,11 +121,13 @@ class TokenView:
     @cached_property
     def lows(self) -> list[str]:
         """``low`` of every token, without building the tokens where the text is ASCII: there lower
-        case is one letter for one and changes no token boundary, and ``_LOWS`` finds the same tokens
-        as ``_TOKEN`` less a word's trailing dot (as ``Token.word``)."""
+        case is one letter for one, so the tokens, joined by spaces (no token holds one), lower-cased
+        and without a word's trailing dot (as ``Token.word``), split back into the lows."""
         if not self.text.isascii():
             return [t.low for t in self.tokens]  # folding and Unicode case rules: Token's own answer
-        return _LOWS.findall(self.text.lower())
+        if not self._texts:
+            return []
+        return _WORD_DOT.sub("", " ".join(self._texts).lower()).split(" ")
 
     @cached_property
     def capitalised(self) -> tuple[int, ...]:
