@@ -81,3 +81,34 @@ def test_the_word_cache_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         lex.is_word(f"zzword{i}")
     assert len(lex._word_cache) <= 50
     assert lex.is_word("will") and not lex.is_word("zzword7")
+
+
+_ASCII = (
+    "Dr.. Brown e.g. K. O'NEIL X-RAY Mc-Adams A- B.C. x.y ICU 2 North\tMRN   123_456 3rd I. a "
+    "SMITH, JOHN E. o'neil Z. .. - St. Aldric's (SVMC) DR MS. ms. 10:30; end."
+)
+
+
+@pytest.mark.parametrize("text", [_ASCII, _TEXT, " \n ", "", "Q", "Ann."])
+def test_lazy_view_agrees_with_a_plain_token_list(text: str) -> None:
+    """``lows``, ``capitalised``, ``at`` and ``gap`` answer as a list of every token would, on the ASCII
+    fast paths and the general ones."""
+    from deid_core.detect.lexical.tokens import _TOKEN
+
+    plain = [Token(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(text)]
+    view = TokenView(text)
+    assert view.size == len(plain)
+    assert view.lows == [t.low for t in plain]
+    assert view.capitalised == tuple(
+        i for i, t in enumerate(plain) if t.text[0].isupper() and (t.is_title or t.is_caps)
+    )
+    for i in reversed(range(len(plain))):  # built out of order, as the detectors do
+        got, want = view.at[i], plain[i]
+        assert (got.start, got.end, got.text, got.low, got.is_title, got.is_caps) == (
+            want.start, want.end, want.text, want.low, want.is_title, want.is_caps
+        )
+        assert view.gap(i) == (text[want.end : plain[i + 1].start] if i + 1 < len(plain) else "")
+    assert [t.text for t in view.tokens] == [t.text for t in plain]
+    assert view.where({",", "brown", "zzz"}) == [i for i, t in enumerate(plain) if t.low in {",", "brown", "zzz"}]
+    with pytest.raises(IndexError):
+        view.at[len(plain)]

@@ -19,7 +19,7 @@ staff cue or ``Dr.``, PATIENT otherwise; the merger lets the tagger's type win w
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from deid_core.detect.lexical.tokens import Token, TokenView, column_gap
@@ -89,25 +89,24 @@ class PeopleDetector:
     # -- evidence -------------------------------------------------------------------------------------
 
     def _cued(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, float, str]]:
-        toks = view.tokens
         for i in view.where(self._cue_words):
-            for cue in self._cues_at(toks, i):
+            for cue in self._cues_at(view, i):
                 hit = self._after_cue(view, i, cue)
                 if hit is not None:
                     yield hit
                     break
 
     def _after_cue(self, view: TokenView, i: int, cue: _Cue) -> tuple[int, int, PhiType, float, str] | None:
-        toks = view.tokens
+        toks = view.at
         k = i + len(cue.words)
         if cue.kind == "title":
             return self._after_title(view, i, k)
         colon = False
         for _ in range(2):
-            if k < len(toks) and toks[k].low in _SKIPPABLE and toks[k].low not in self._cues:
+            if k < view.size and toks[k].low in _SKIPPABLE and toks[k].low not in self._cues:
                 colon = colon or toks[k].low == ":"
                 k += 1
-        if k >= len(toks) or not self._cued_first(toks[k], cue.kind):
+        if k >= view.size or not self._cued_first(toks[k], cue.kind):
             return None
         if colon and self._sentence_opener(toks[k]):
             return None
@@ -120,9 +119,9 @@ class PeopleDetector:
     def _after_title(self, view: TokenView, i: int, k: int) -> tuple[int, int, PhiType, float, str] | None:
         """``Mr. Ostrowski``, ``Dr Brown``: the title directly before the name, on the same line. An
         all-caps title without its dot (``MS``, ``DR``) is more often shorthand (mental status)."""
-        toks = view.tokens
+        toks = view.at
         title = toks[i]
-        if k >= len(toks) or not view.same_line(i) or (title.is_caps and not title.text.endswith(".")):
+        if k >= view.size or not view.same_line(i) or (title.is_caps and not title.text.endswith(".")):
             return None
         name = toks[k]
         low = _bare_low(name)
@@ -143,9 +142,12 @@ class PeopleDetector:
         return title.is_lower and name.is_lower and title.low in _DOCTOR_TITLES and self._lex.is_name(low) and not self._lex.is_word(low)
 
     def _lexical(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, float, str]]:
-        toks = view.tokens
+        toks = view.at
         lex = self._lex
+        lows = view.lows
         for i in view.capitalised:
+            if lows[i] not in lex.first_names and not lows[i].endswith(("'s", "’s")):
+                continue  # not a first name, possessive or not: skipped below too, here before the token is built
             tok = toks[i]
             if not tok.is_title:  # before _bare: most capitalised tokens are all caps or not names
                 continue
@@ -158,9 +160,9 @@ class PeopleDetector:
                 continue  # "from Denver": the places detector types it
             if self._eponym(view, i) or preceded_by(view.text, tok.start, lex.cues["pet_words"], hops=1):
                 continue  # "Braden scale"; "their dog, Rufus" (a pet)
-            if i + 1 < len(toks) and toks[i + 1].low in lex.cues["denominations"]:
+            if i + 1 < view.size and toks[i + 1].low in lex.cues["denominations"]:
                 continue  # "Roman Catholic"
-            nxt = toks[i + 1] if i + 1 < len(toks) and view.same_field(i) else None
+            nxt = toks[i + 1] if i + 1 < view.size and view.same_field(i) else None
             if not lex.is_word(low):
                 yield tok.start, self._extend(view, i), PhiType.PATIENT, _LEXICON_SCORE, "lexicon=first_name"
             elif nxt is not None and nxt.is_title and self._surname_like(nxt) and not lex.is_word(_bare(nxt)):
@@ -169,12 +171,12 @@ class PeopleDetector:
 
     def _last_first(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, float, str]]:
         """``LINDQVIST, HAROLD E`` and ``Lindqvist, Harold``: a surname, a comma, a known first name."""
-        toks = view.tokens
+        toks = view.at
         lex = self._lex
         for i in view.where({","}):
             i -= 1
-            if i < 0 or i + 2 >= len(toks):
-                continue
+            if i < 0 or i + 2 >= view.size or view.lows[i + 2] not in lex.first_names:
+                continue  # a first name after the comma, checked before any token is built
             last, comma, first = toks[i], toks[i + 1], toks[i + 2]
             if comma.text != "," or not (
                 (last.is_caps and first.is_caps) or (last.is_title and first.is_title)
@@ -190,12 +192,13 @@ class PeopleDetector:
 
     # -- token tests ----------------------------------------------------------------------------------
 
-    def _cues_at(self, toks: Sequence[Token], i: int) -> Iterator[_Cue]:
+    def _cues_at(self, view: TokenView, i: int) -> Iterator[_Cue]:
         """The cues that start at token ``i``, longest first ("sister" is a relation and a title)."""
-        first = toks[i].low.removesuffix("'s").removesuffix("’s")
+        lows = view.lows
+        first = lows[i].removesuffix("'s").removesuffix("’s")
         for cue in self._cues.get(first, ()):
             n = len(cue.words)
-            if i + n <= len(toks) and (first, *(t.low for t in toks[i + 1 : i + n])) == cue.words:
+            if i + n <= len(lows) and (first, *lows[i + 1 : i + n]) == cue.words:
                 yield cue
 
     def _sentence_opener(self, tok: Token) -> bool:
@@ -231,16 +234,16 @@ class PeopleDetector:
 
     def _eponym(self, view: TokenView, i: int) -> bool:
         """``Braden scale``, ``Addison's disease``: the next lower-case word makes it a thing, not a person."""
-        toks = view.tokens
+        toks = view.at
         j = i + 1
-        if j < len(toks) and toks[j].is_title:  # "Morse Fall Scale": look one word further
+        if j < view.size and toks[j].is_title:  # "Morse Fall Scale": look one word further
             j += 1
-        return j < len(toks) and toks[j].low in self._eponym_heads
+        return j < view.size and toks[j].low in self._eponym_heads
 
     def _extend(self, view: TokenView, k: int) -> int:
         """End offset of the name starting at token ``k``: over initials and name-like words, on the same
         line or across one line break, never over a possessive ``'s``."""
-        toks = view.tokens
+        toks = view.at
         first = toks[k]
         end = _bare_end(first)
         if end < first.end:  # "Dana's": the possessive ends the name
@@ -248,7 +251,7 @@ class PeopleDetector:
         j = k
         for _ in range(_MAX_EXTRA):
             gap = view.gap(j)
-            if j + 1 >= len(toks) or gap.count("\n") > 1 or gap.strip(" \t\n") != "" or column_gap(gap):
+            if j + 1 >= view.size or gap.count("\n") > 1 or gap.strip(" \t\n") != "" or column_gap(gap):
                 break
             nxt = toks[j + 1]
             if "\n" in gap and not (nxt.is_title and self._surname_like(nxt) and self._lex.is_name(_bare(nxt))):

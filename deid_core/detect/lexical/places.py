@@ -17,10 +17,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 from deid_core.detect.lexical.tokens import Token, TokenView
 from deid_core.lexicon import Lexicons
+from deid_core.textfold import fold_accents
 from schemas import EnrichedNote, PhiType, Span
 
 SOURCE = "lexicon"
@@ -57,6 +58,9 @@ class PlacesDetector:
         self._head_words = frozenset(self._facility) | frozenset(self._organization)
         self._person_titles = cues["titles"] | cues["officer_titles"]
         self._hospitals = _by_first(lexicons.hospitals)
+        # Lower-case forms that a capitalised token must have for the per-token tests to look further.
+        self._abbreviation_lows = frozenset(fold_accents(a.lower()) for a in lexicons.hospital_abbreviations)
+        self._place_lows = lexicons.cities | lexicons.countries | frozenset(lexicons.us_states.values())
         self._multiword_places = _by_first(
             frozenset(p for p in (*lexicons.cities, *lexicons.us_states.values(), *lexicons.countries) if " " in p)
         )
@@ -77,31 +81,34 @@ class PlacesDetector:
         return sorted(out.values(), key=lambda s: (s.start, s.end))
 
     def _institutions(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, str]]:
-        toks = view.tokens
+        toks = view.at
+        lows = view.lows
         for i in view.capitalised:
+            if lows[i] not in self._hospitals and lows[i] not in self._abbreviation_lows:
+                continue  # neither test below can pass: skipped before the token is built
             tok = toks[i]
             if tok.is_caps and tok.word in self._lex.hospital_abbreviations:
                 yield tok.start, tok.start + len(tok.word), PhiType.HOSPITAL, "lexicon=hospital_abbreviation"
                 continue
             # The membership test first spares a call for the many words that open no hospital's name.
-            n = _phrase_at(toks, i, self._hospitals) if tok.low in self._hospitals else 0
+            n = _phrase_at(view, i, self._hospitals) if tok.low in self._hospitals else 0
             if n:
                 yield tok.start, toks[i + n - 1].start + len(toks[i + n - 1].word), PhiType.HOSPITAL, "lexicon=hospital"
 
     def _headed(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, str]]:
         """Capitalised words ending in a facility or organisation head word (phrase)."""
-        toks = view.tokens
+        toks = view.at
         for i in view.where(self._head_words):
             tok = toks[i]
             if not (tok.is_title or tok.is_caps):
                 continue
             for heads, type_ in ((self._facility, PhiType.HOSPITAL), (self._organization, PhiType.ORGANIZATION)):
-                n = _phrase_ending_at(toks, i, heads)
+                n = _phrase_ending_at(view, i, heads)
                 if not n:
                     continue
                 head_start = i - n + 1
-                if not all(t.is_title or t.is_caps or (t.low in _HEAD_INNER and head_start < k < i)
-                           for k, t in enumerate(toks[head_start : i + 1], start=head_start)):
+                if not all(toks[k].is_title or toks[k].is_caps or (toks[k].low in _HEAD_INNER and head_start < k < i)
+                           for k in range(head_start, i + 1)):
                     continue
                 first = self._name_before(view, head_start)
                 if first is None:
@@ -111,7 +118,7 @@ class PlacesDetector:
 
     def _name_before(self, view: TokenView, head: int) -> int | None:
         """Index of the first capitalised word of the name that ends right before token ``head``."""
-        toks = view.tokens
+        toks = view.at
         caps = toks[head].is_caps  # one style throughout: "ED NOTE Good Samaritan Hospital" is two things
         j = head - 1
         first = None
@@ -155,56 +162,69 @@ class PlacesDetector:
                 initials.setdefault(m.group(1), type_)
         if not initials:
             return
+        # The initials are ASCII capitals, so a token spelling one has them, lower-cased, as its low.
+        initial_lows = {k.lower() for k in initials}
+        lows = view.lows
         for i in view.capitalised:
-            tok = view.tokens[i]
+            if lows[i] not in initial_lows:
+                continue
+            tok = view.at[i]
             if tok.is_caps and len(tok.word) >= 2 and tok.word in initials and len(tok.word) >= 3 - (tok.word in self._lex.hospital_abbreviations):
                 yield tok.start, tok.start + len(tok.word), initials[tok.word], "lexicon=facility_initials"
 
     def _wards(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, str]]:
-        toks = view.tokens
+        toks = view.at
         lex = self._lex
+        lows = view.lows
         for i in view.capitalised:
-            if i + 1 >= len(toks):
-                continue
-            name, num = toks[i], toks[i + 1]
-            if not (name.is_title and len(name.word) >= 3 and num.text.isdigit() and len(num.text) <= 2 and view.same_line(i)):
+            if i + 1 >= view.size or not lows[i + 1].isdigit():
+                continue  # no unit number next (a token whose text is digits has the same digits as its low)
+            name = toks[i]
+            if not (name.is_title and len(name.word) >= 3):
+                continue  # before the next token is built: few capitalised words pass
+            num = toks[i + 1]
+            if not (num.text.isdigit() and len(num.text) <= 2 and view.same_line(i)):
                 continue
             if lex.is_word(name.low) or name.low in self._function or name.low in lex.cues["not_names"]:
                 continue
             end = num.end
-            tail = toks[i + 2] if i + 2 < len(toks) and view.same_line(i + 1) else None
+            tail = toks[i + 2] if i + 2 < view.size and view.same_line(i + 1) else None
             if tail is not None and tail.low in self._ward_tails:
                 end = tail.start + len(tail.word)
             elif i == 0 or toks[i - 1].low not in _WARD_CUES or view.sentence_start(i) or (tail is not None and tail.low in _DOSE_WORDS):
                 continue  # the cue must be in the same sentence: "aids in. Mini-Cog 1" is a test
-            if i + 2 < len(toks) and toks[i + 2].text == "/" and view.gap(i + 1) == "":
+            if i + 2 < view.size and toks[i + 2].text == "/" and view.gap(i + 1) == "":
                 continue  # "Kettering 4/5": a score, not a unit number
             yield name.start, end, PhiType.DEPARTMENT, "lexicon=ward"
 
     def _gazetteer(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, str]]:
-        toks = view.tokens
+        toks = view.at
         lex = self._lex
+        lows = view.lows
         for i in view.capitalised:
+            if lows[i] not in self._multiword_places and lows[i] not in self._place_lows:
+                continue  # no place's name: skipped below too, here before the token is built
             tok = toks[i]
-            n = _phrase_at(toks, i, self._multiword_places) if tok.low in self._multiword_places else 0
-            if n and all(t.is_title or t.low in _CONNECTORS for t in toks[i : i + n]):
-                phrase = " ".join(t.low for t in toks[i : i + n])
+            n = _phrase_at(view, i, self._multiword_places) if tok.low in self._multiword_places else 0
+            if n and all(toks[k].is_title or toks[k].low in _CONNECTORS for k in range(i, i + n)):
+                phrase = " ".join(view.lows[i : i + n])
                 yield tok.start, toks[i + n - 1].start + len(toks[i + n - 1].word), _place_type(lex, phrase), "lexicon=place"
-                yield from self._state_code_after(toks, i, i + n, phrase)
+                yield from self._state_code_after(view, i, i + n, phrase)
                 continue
             if not tok.is_title or lex.is_word(tok.low) or tok.low in self._function or tok.low in self._not_places:
                 continue
-            if i + 1 < len(toks) and toks[i + 1].is_lower and toks[i + 1].low in self._eponym_heads:
+            if i + 1 < view.size and toks[i + 1].is_lower and toks[i + 1].low in self._eponym_heads:
                 continue  # "Addison disease", "Ottawa rules": named after the place, not the place
             if tok.low in lex.cities or tok.low in lex.countries or tok.low in lex.us_states.values():
                 yield tok.start, tok.start + len(tok.word), _place_type(lex, tok.low), "lexicon=place"
-                yield from self._state_code_after(toks, i, i + 1, tok.low)
+                yield from self._state_code_after(view, i, i + 1, tok.low)
 
-    def _state_code_after(self, toks: Sequence[Token], i: int, j: int, place: str) -> Iterator[tuple[int, int, PhiType, str]]:
+    def _state_code_after(self, view: TokenView, i: int, j: int, place: str) -> Iterator[tuple[int, int, PhiType, str]]:
         """``Providence, RI``: a state's postal code after a known city and a comma (alone, ``IN``, ``OR``
         and ``ME`` are words; after ``City,`` they are the state). After a first name the "city" is a
         surname and the code a credential (``Andrew Montgomery, MD``)."""
-        if place not in self._lex.cities or j + 1 >= len(toks) or toks[j].text != ",":
+        toks = view.at
+        if place not in self._lex.cities or j + 1 >= view.size or toks[j].text != ",":
             return
         if i > 0 and self._first_name(toks[i - 1]):
             return
@@ -216,21 +236,21 @@ class PlacesDetector:
         return tok.is_title and tok.low in self._lex.first_names and not self._lex.is_word(tok.low)
 
     def _employers(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, str]]:
-        toks = view.tokens
+        toks = view.at
         for i in view.where(self._org_cues):
-            n = _phrase_at(toks, i, self._org_cues)
+            n = _phrase_at(view, i, self._org_cues)
             if not n:
                 continue
             k = i + n
-            if k < len(toks) and toks[k].low == "the":
+            if k < view.size and toks[k].low == "the":
                 k += 1
             j = k
-            while j < len(toks) and j - k < _MAX_NAME and (toks[j].is_title or toks[j].is_caps or (
+            while j < view.size and j - k < _MAX_NAME and (toks[j].is_title or toks[j].is_caps or (
                 toks[j].low in _CONNECTORS and j > k)):
                 if toks[j].low in self._function:
                     break
                 j += 1
-                if toks[j - 1].text.endswith(".") or (j < len(toks) and not view.same_field(j - 1)):
+                if toks[j - 1].text.endswith(".") or (j < view.size and not view.same_field(j - 1)):
                     break  # the sentence, the line or a column gap ends the name
             while j > k and toks[j - 1].low in _CONNECTORS:
                 j -= 1
@@ -263,19 +283,21 @@ def _by_last(phrases: frozenset[str]) -> dict[str, list[tuple[str, ...]]]:
     return {k: sorted(v, key=len, reverse=True) for k, v in table.items()}
 
 
-def _phrase_at(toks: Sequence[Token], i: int, table: dict[str, list[tuple[str, ...]]]) -> int:
-    for words in table.get(toks[i].low, ()):
+def _phrase_at(view: TokenView, i: int, table: dict[str, list[tuple[str, ...]]]) -> int:
+    lows = view.lows
+    for words in table.get(lows[i], ()):
         n = len(words)
         if n == 1:
             return 1
-        if i + n <= len(toks) and tuple(t.low for t in toks[i : i + n]) == words:
+        if i + n <= len(lows) and tuple(lows[i : i + n]) == words:
             return n
     return 0
 
 
-def _phrase_ending_at(toks: Sequence[Token], i: int, table: dict[str, list[tuple[str, ...]]]) -> int:
-    for words in table.get(toks[i].low, ()):
+def _phrase_ending_at(view: TokenView, i: int, table: dict[str, list[tuple[str, ...]]]) -> int:
+    lows = view.lows
+    for words in table.get(lows[i], ()):
         n = len(words)
-        if i - n + 1 >= 0 and tuple(t.low for t in toks[i - n + 1 : i + 1]) == words:
+        if i - n + 1 >= 0 and tuple(lows[i - n + 1 : i + 1]) == words:
             return n
     return 0

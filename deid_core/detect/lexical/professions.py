@@ -7,7 +7,7 @@ team. A cue within the few words before it must say it is someone's job (``works
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping
 
 from deid_core.detect.lexical.tokens import Token, TokenView
 from deid_core.lexicon import Lexicons
@@ -43,7 +43,7 @@ class ProfessionDetector:
         # The words that can open a profession, made once rather than per note.
         self._openers = frozenset(self._table) | frozenset(self._prefixed)
 
-    def _modifier(self, toks: Sequence[Token], i: int) -> bool:
+    def _modifier(self, toks: Mapping[int, Token], i: int) -> bool:
         if i < 2:
             return False
         word, lead = toks[i - 1], toks[i - 2]
@@ -57,7 +57,7 @@ class ProfessionDetector:
         return [Span(s, e, PhiType.PROFESSION, _SCORE, frozenset({SOURCE}), "lexicon=profession") for s, e in self._find(view)]
 
     def _find(self, view: TokenView) -> Iterator[tuple[int, int]]:
-        toks = view.tokens
+        toks = view.at
         done = 0
         for i in view.where(self._openers):
             if i < done:
@@ -67,7 +67,7 @@ class ProfessionDetector:
             n = 0
             match: tuple[str, ...] = ()
             for words in self._table.get(self._prefixed.get(first, first), ()):
-                if (self._prefixed.get(first, first), *(t.low for t in toks[i + 1 : i + len(words)])) == words:
+                if (self._prefixed.get(first, first), *view.lows[i + 1 : i + len(words)]) == words:
                     n, match = len(words), words
                     break
             if not n:
@@ -81,8 +81,8 @@ class ProfessionDetector:
                 yield start, last.start + len(last.word)
                 done = i + n
                 continue
-            before = [t.low for t in toks[max(0, m - _LOOKBACK) : m]]
-            after = [t.low for t in toks[i + n : i + n + 2]]
+            before = view.lows[max(0, m - _LOOKBACK) : m]
+            after = view.lows[i + n : i + n + 2]
             k = len(before)
             while k > 0 and before[k - 1] in _SKIP:
                 k -= 1

@@ -6,6 +6,8 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import accumulate, compress, count
+from operator import itemgetter
 
 from deid_core.textfold import fold_accents
 
@@ -14,6 +16,11 @@ from deid_core.textfold import fold_accents
 _COLUMN_GAP = re.compile(r"\t| {3,}")
 # Words (letters with inner apostrophes, hyphens or dots of initials), numbers, or one other character.
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*\.?|\d+|[^\s\w]")
+# re.split with the token as a group: the gaps and the tokens, alternately.
+_PARTS = re.compile(f"({_TOKEN.pattern})")
+# In tokens joined by spaces, a dot right after a letter is a word's trailing dot (any other dot is a
+# token of its own, after a space).
+_WORD_DOT = re.compile(r"(?<=[^\W\d_])\.")
 
 
 class Token:
@@ -53,35 +60,100 @@ class Token:
         # "K" or "K.": one ASCII capital (what _INITIAL matches), checked without a regex call.
         self.is_initial = (n == 1 or (n == 2 and text[1] == ".")) and "A" <= first <= "Z"
 
+class _LazyTokens(dict[int, Token]):
+    """Token ``i`` of a note, built on first access and kept: most tokens (punctuation, numbers,
+    lower-case words) are only ever looked at through ``TokenView.lows``, so building a ``Token`` for
+    each was most of the lexical stage's time. A hit is a plain dict lookup, as fast as a list index;
+    an index out of range raises ``IndexError`` as a list would."""
+
+    __slots__ = ("_texts", "_offsets")
+
+    def __init__(self, texts: list[str], offsets: list[int]) -> None:
+        super().__init__()
+        self._texts, self._offsets = texts, offsets
+
+    def __missing__(self, i: int) -> Token:
+        text = self._texts[i]  # IndexError out of range
+        k = 2 * (i % len(self._texts)) + 1  # token i is part 2i+1 of TokenView._parts
+        tok = self[i] = Token(self._offsets[k], self._offsets[k + 1], text)
+        return tok
+
+
 @dataclass(frozen=True)
 class TokenView:
-    """``tokens`` of ``text`` in order; ``gap(i)`` is the text between token ``i`` and ``i + 1``."""
+    """The tokens of ``text`` in order: ``at[i]`` is token ``i`` (built on first access), ``size``
+    their number, ``lows[i]`` token ``i``'s ``low``; ``gap(i)`` is the text between token ``i`` and
+    ``i + 1``. Everything made for every token is made by C loops (``re``, ``itertools``), no Python
+    statement per token: most tokens are never looked at one by one."""
 
     text: str
 
     @cached_property
+    def _parts(self) -> list[str]:
+        """Gap, token, gap, token, ..., gap: token ``i`` is part ``2i + 1``, the gap after it ``2i + 2``."""
+        return _PARTS.split(self.text)
+
+    @cached_property
+    def _offsets(self) -> list[int]:
+        """Where each part starts (and, last, the text's end)."""
+        return list(accumulate(map(len, self._parts), initial=0))
+
+    @cached_property
+    def _texts(self) -> list[str]:
+        return self._parts[1::2]
+
+    @cached_property
+    def size(self) -> int:
+        """The number of tokens (an attribute, not ``__len__``: the detectors ask it in their inner loops)."""
+        return len(self._texts)
+
+    @cached_property
+    def at(self) -> _LazyTokens:
+        """Token ``i`` as ``at[i]``, built only for the indices a detector looks at."""
+        return _LazyTokens(self._texts, self._offsets)
+
+    @cached_property
     def tokens(self) -> list[Token]:
-        """All tokens, built once into a plain list: the detectors index it several hundred thousand
-        times per run, and a lazy sequence's ``__getitem__`` is a Python call per access, which costs
-        more than building the tokens nobody looks at."""
-        return [Token(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(self.text)]
+        """All tokens as a list (the same objects as ``at``); the detectors use ``at`` and ``lows``."""
+        at = self.at
+        return [at[i] for i in range(self.size)]
 
     @cached_property
     def lows(self) -> list[str]:
-        return [t.low for t in self.tokens]
+        """``low`` of every token, without building the tokens where the text is ASCII: there lower
+        case is one letter for one, so the tokens, joined by spaces (no token holds one), lower-cased
+        and without a word's trailing dot (as ``Token.word``), split back into the lows."""
+        if not self.text.isascii():
+            return [t.low for t in self.tokens]  # folding and Unicode case rules: Token's own answer
+        if not self._texts:
+            return []
+        return _WORD_DOT.sub("", " ".join(self._texts).lower()).split(" ")
 
     @cached_property
     def capitalised(self) -> tuple[int, ...]:
         """Indices of title-case and all-caps tokens: the only ones that can start most names."""
-        return tuple(i for i, t in enumerate(self.tokens) if t.text[0].isupper() and (t.is_title or t.is_caps))
+        texts = self._texts
+        upper_first = compress(count(), map(str.isupper, map(itemgetter(0), texts)))
+        if not self.text.isascii():
+            at = self.at
+            return tuple(i for i in upper_first if at[i].is_title or at[i].is_caps)
+        # ASCII: a token opening with A-Z is a word, and Token's ``is_title or is_caps`` is then: two
+        # letters or more, not all caps with an apostrophe or hyphen. Decided without building tokens.
+        return tuple(i for i in upper_first if _title_or_caps_ascii(texts[i]))
+
+    @cached_property
+    def _low_set(self) -> frozenset[str]:
+        return frozenset(self.lows)
 
     def where(self, words: Collection[str]) -> list[int]:
-        """Indices of tokens whose lower case is in ``words``."""
+        """Indices of tokens whose lower case is in ``words``, in order."""
+        if self._low_set.isdisjoint(words):
+            return []  # often so (organisation cues, facility heads): no scan of the tokens
         return [i for i, w in enumerate(self.lows) if w in words]
 
     def gap(self, i: int) -> str:
-        toks = self.tokens
-        return self.text[toks[i].end : toks[i + 1].start] if i + 1 < len(toks) else ""
+        """For a token index ``i >= 0``; "" after the last token."""
+        return self._parts[2 * i + 2] if i + 1 < self.size else ""
 
     def same_line(self, i: int) -> bool:
         """True when token ``i + 1`` follows token ``i`` on the same line, separated by spaces only."""
@@ -97,8 +169,8 @@ class TokenView:
         """True when token ``i`` opens a sentence, a line or a field (``Name: ``)."""
         if i == 0:
             return True
-        prev = self.tokens[i - 1]
-        gap = self.text[prev.end : self.tokens[i].start]
+        prev = self.at[i - 1]
+        gap = self._parts[2 * i]
         return "\n" in gap or prev.text in {".", "!", "?", ":", ";", "-", "•", "*"} or (
             prev.text.endswith(".") and not prev.is_initial and prev.low not in _ABBREVIATED
         )
@@ -111,3 +183,9 @@ def column_gap(gap: str) -> bool:
 
 # Words written with a dot that do not end a sentence.
 _ABBREVIATED = frozenset({"dr", "mr", "mrs", "ms", "st", "prof", "rev", "fr", "sr", "jr", "vs", "approx", "e.g", "i.e"})
+
+
+def _title_or_caps_ascii(text: str) -> bool:
+    """``Token(…, text).is_title or .is_caps`` for an ASCII token that opens with A-Z."""
+    word = text[:-1] if text[-1] == "." else text
+    return len(word) > 1 and (word.isalpha() or not word.isupper())
