@@ -175,13 +175,13 @@ class SpanHygiene:
         names (``rehab``, ``geriatrics``), which name no one place, nor languages (``interpreter (Swedish,
         Birgitta)`` makes no name of ``Swedish is his first language``)."""
         types: dict[str, PhiType] = {}
-        function_words = self._never_spread
+        never = self._never_spread
         for span in spans:
             if span.type not in _SPREADING:
                 continue
             for word in _LETTERS.findall(text, span.start, span.end):
                 low = word.lower()
-                if low not in types and not self.lexicons.is_word(low) and low not in function_words and not self._generic(low):
+                if low not in types and not self.lexicons.is_word(low) and low not in never and not self._generic(low):
                     types[low] = span.type
         if not types:
             return spans

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from deid_core.tagger.tokenize import TOKEN_PATTERN, fold_accents
-from deid_core.tagger.vocab import MAX_WORD_CHARS, UNK, Vocab, char_ids, normalize_word
+from deid_core.tagger.tokenize import TOKEN_PATTERN
+from deid_core.tagger.vocab import MAX_WORD_CHARS, UNK, Vocab, normalize_word
+from deid_core.textfold import fold_accents
 
 # The token pattern as one capturing group: re.split then alternates gap, token, gap, ..., gap. The gaps
 # are whitespace only, because the pattern's last alternative matches any other non-space character.
@@ -98,7 +99,7 @@ def _char_ids(spellings: list[str], vocab: Vocab) -> tuple[np.ndarray, np.ndarra
 
 def _char_table(vocab: Vocab) -> tuple[np.ndarray, np.ndarray]:
     # Only single characters can match; "<pad>" and "<unk>" are names, not characters.
-    pairs = sorted((ord(ch), i) for ch, i in char_ids(vocab.chars).items())
+    pairs = sorted((ord(ch), i) for ch, i in vocab.char_lookup.items())
     if not pairs:
         return np.full(1, -1, dtype=np.int64), np.full(1, UNK, dtype=np.int64)
     keys, values = zip(*pairs, strict=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from deid_core.textfold import fold_accents, latin_folds
+from deid_core.textfold import fold_accents
 
 TOKEN_PATTERN = (
     r"[A-Z]+(?=[A-Z][a-z])"  # the acronym in "MRIScan"
@@ -30,9 +30,6 @@ class Token:
     end: int
     text: str
     space_before: bool
-
-
-__all__ = ["N_CASING_CLASSES", "TOKEN_PATTERN", "Token", "casing_class", "fold_accents", "latin_folds", "tokenize"]
 
 
 def tokenize(text: str) -> list[Token]:

@@ -6,13 +6,14 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from deid_core.lexicon import N_TOKEN_CLASSES, load_token_classes
-from deid_core.tagger.tokenize import N_CASING_CLASSES, Token, casing_class, fold_accents, latin_folds
+from deid_core.tagger.tokenize import N_CASING_CLASSES, Token, casing_class
+from deid_core.textfold import fold_accents, latin_folds
 
 PAD, UNK = 0, 1
 MAX_WORD_CHARS = 20
@@ -26,7 +27,7 @@ def normalize_word(text: str) -> str:
     return _DIGITS.sub("0", fold_accents(text).lower())
 
 
-def char_ids(chars: dict[str, int]) -> dict[str, int]:
+def _char_lookup(chars: dict[str, int]) -> dict[str, int]:
     """A character vocabulary plus, for each accented Latin letter it lacks, its base letter's id."""
     out = {ch: i for ch, i in chars.items() if len(ch) == 1}
     for ch, base in latin_folds().items():
@@ -48,6 +49,11 @@ class Vocab:
     words: dict[str, int]
     chars: dict[str, int]
     lexicon: bool = False
+    char_lookup: dict[str, int] = field(init=False, repr=False, compare=False)
+    """Character -> id, accented Latin letters that ``chars`` lacks as their base letter's id; made once."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "char_lookup", _char_lookup(self.chars))
 
     @property
     def n_styles(self) -> int:
@@ -91,7 +97,7 @@ class Vocab:
         return self.words.get(normalize_word(text), UNK)
 
     def encode_chars(self, text: str) -> list[int]:
-        get = char_ids(self.chars).get if not text.isascii() else self.chars.get
+        get = self.char_lookup.get
         return [get(ch, UNK) for ch in text[:MAX_WORD_CHARS]]
 
     def encode(self, tokens: Sequence[Token]) -> EncodedTokens:

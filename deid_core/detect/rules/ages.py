@@ -52,6 +52,8 @@ _DURATION_AFTER = frozenset({"days", "day", "weeks", "week", "wks", "months", "m
 
 
 # Events of a history whose age follows after "at": "breast ca at 38", "diagnosed at 52", "died at 70".
+# A pedigree's vital status, written before the age it gives ("living (66)", "deceased, 72").
+_VITAL_STATUS = ("living", "alive", "deceased")
 _EVENT_WORDS = ("ca", "cancer", "carcinoma", "lymphoma", "leukemia", "melanoma", "dx", "diagnosed", "diagnosis",
                 "onset", "died", "deceased", "passed", "death", "mi", "stroke", "cva")
 
@@ -182,12 +184,12 @@ def age_patterns() -> list[Pattern]:
         # "living (66)", "deceased (72)", "alive, 80;": a pedigree's vital status and the age with it.
         Pattern(
             "age_vital_status",
-            rf"{word_start(('living', 'alive', 'deceased'))}\s*\(\s*(?P<age>{_DIGITS_AGE})\s*\)",
+            rf"{word_start(_VITAL_STATUS)}\s*\(\s*(?P<age>{_DIGITS_AGE})\s*\)",
             a, score=0.75, group="age", flags=0, validate=_plausible, explain=_explain,
         ),
         Pattern(
             "age_vital_status_comma",
-            rf"{word_start(('living', 'alive', 'deceased'))},\s*(?P<age>{_DIGITS_AGE})(?=\s*[,;)]|\.(?!\d)|\s*$)",
+            rf"{word_start(_VITAL_STATUS)},\s*(?P<age>{_DIGITS_AGE})(?=\s*[,;)]|\.(?!\d)|\s*$)",
             a, score=0.75, group="age", flags=0, validate=_plausible, explain=_explain,
         ),
         Pattern(

@@ -36,17 +36,19 @@ def _cued_username(text: str, m: re.Match[str]) -> bool:
     from ...", "login failed twice"), not a handle; it counts only when a separator says it is the
     value ("login: admin", "user name is 'nurse'"). Handles with digits or no dictionary entry
     ("jdoe42", "mkowalski") are kept either way."""
-    value = m.group(1)
-    if not value.isalpha() or not load_lexicons().is_word(value):
+    if _no_word(m.group(1)):
         return True
     return _VALUE_SEPARATOR.search(text, m.start(), m.start(1)) is not None
 
 
-def _not_a_word(text: str, m: re.Match[str]) -> bool:
-    """A handle is no dictionary word ("signed today 3/4"): one with a digit, a dot or an underscore,
-    or a run of letters no word list knows ("cmorrow")."""
-    value = m.group("u")
+def _no_word(value: str) -> bool:
+    """One with a digit, a dot or an underscore, or a run of letters no word list knows ("cmorrow")."""
     return not value.isalpha() or not load_lexicons().is_word(value)
+
+
+def _not_a_word(text: str, m: re.Match[str]) -> bool:
+    """A handle is no dictionary word ("signed today 3/4")."""
+    return _no_word(m.group("u"))
 
 
 def _after_credential(text: str, m: re.Match[str]) -> bool:
