@@ -6,7 +6,7 @@ batch as the CLI does, and prints seconds per stage: the tagger per batch; each 
 the type vote and the merge per note. ``--profile FILE`` also writes a cProfile dump of the timed loop
 (read it with ``python -m pstats FILE``). Prints figures; asserts nothing.
 
-    .venv/bin/python bench/detect_stages.py [--min-chars 500000] [--batch-size 32] [--profile out.prof]
+    .venv/bin/python bench/detect_stages.py [--min-chars 500000] [--batch-size 128] [--profile out.prof]
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--min-chars", type=int, default=500_000)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--batch-size", type=int, default=128, help="notes per tagger call, as `deid detect` (default: %(default)s)")
     parser.add_argument("--profile", help="write a cProfile dump of the timed loop here")
     args = parser.parse_args()
 

@@ -2,13 +2,13 @@
 surrogate -> render.
 
 The same objects serve the CLI, the demo and the streaming workers; they do no I/O of their own beyond
-the tagger call and what the surrogate's MappingStore does. ``detect_in_processes`` spreads a whole
-input's batches over forked worker processes, for the CLI.
+the tagger call and what the surrogate's MappingStore does. ``deid_core.forked.detect_in_processes``
+spreads a whole input over forked worker processes, for the CLI.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -101,68 +101,6 @@ class DetectionPipeline:
     async def close(self) -> None:
         if self.tagger is not None:
             await self.tagger.close()
-
-
-# Set in each forked worker by _init_worker (the parent's objects, inherited, never pickled).
-_worker_pipeline: DetectionPipeline | None = None
-_worker_batches: Sequence[Sequence[EnrichedNote]] = ()
-
-
-def _init_worker(pipeline: DetectionPipeline, batches: Sequence[Sequence[EnrichedNote]], threads: int) -> None:
-    from deid_core.tagger.threads import limit_threads
-
-    global _worker_pipeline, _worker_batches
-    limit_threads(threads)
-    _worker_pipeline, _worker_batches = pipeline, batches
-
-
-def _detect_in_worker(index: int) -> list[list[Span]]:
-    assert _worker_pipeline is not None
-    return _worker_pipeline.detect_batch_sync(_worker_batches[index])
-
-
-def can_fork() -> bool:
-    import multiprocessing
-
-    return "fork" in multiprocessing.get_all_start_methods()
-
-
-def detect_in_processes(
-    pipeline: DetectionPipeline,
-    notes: Sequence[EnrichedNote],
-    batch_size: int,
-    workers: int,
-    progress: Callable[[int], object] | None = None,
-) -> list[list[Span]]:
-    """``detect_batch`` over every batch of ``batch_size`` notes, on ``workers`` forked processes.
-
-    Each batch is exactly the batch a sequential run would make, so the spans are the same (the tagger's
-    floats depend on what a batch holds). The workers inherit the loaded pipeline through fork (weights
-    loaded once, nothing pickled but batch numbers and spans) and take batches as they become free;
-    spans come back in input order. Needs ``pipeline.fork_safe`` and the fork start method.
-    """
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    from deid_core.tagger.threads import usable_cpus
-
-    if not pipeline.fork_safe:
-        raise ValueError("this pipeline cannot run in forked processes")
-    batches = [notes[i : i + batch_size] for i in range(0, len(notes), batch_size)]
-    # Each worker computes on its share of the cores (deid_core.tagger.threads); the parent only waits.
-    threads = max(1, usable_cpus() // max(1, workers))
-    found: list[list[Span]] = []
-    # ProcessPoolExecutor rather than multiprocessing.Pool: a worker that dies (killed, out of memory)
-    # raises BrokenProcessPool here instead of leaving the parent waiting forever.
-    with ProcessPoolExecutor(
-        workers, mp_context=multiprocessing.get_context("fork"), initializer=_init_worker,
-        initargs=(pipeline, batches, threads),
-    ) as pool:  # fmt: skip
-        for spans in pool.map(_detect_in_worker, range(len(batches))):
-            found.extend(spans)
-            if progress is not None:
-                progress(len(spans))
-    return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """Intra-op thread pools (NumPy's OpenBLAS, torch), set deliberately rather than left to defaults.
 
-``deid detect`` runs one worker process per core (see ``deid_core.pipeline.detect_in_processes``); each
+``deid detect`` runs one worker process per core (see ``deid_core.forked.detect_in_processes``); each
 must then compute on one thread. Left alone, every process's BLAS (and torch) would start a pool of one
 thread per core, and pools that spin-wait fight over the same cores: on the 2-core development machine,
 with one core taken by another process, torch's default 2 threads tagged 516k characters in 138 s

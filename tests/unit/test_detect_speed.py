@@ -20,7 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deid_core.detect.registry import build_detectors
-from deid_core.pipeline import DetectionPipeline, can_fork, detect_in_processes
+from deid_core.forked import can_fork, detect_in_processes
+from deid_core.pipeline import DetectionPipeline
 from deid_core.tagger import build_tagger, default_model_dir
 from deid_core.tagger.encode import encode_texts
 from deid_core.tagger.labels import tag_array_to_spans, tag_names, tags_to_spans
@@ -61,7 +62,7 @@ def test_forked_workers_give_exactly_the_sequential_spans(notes: list[EnrichedNo
     progress: list[int] = []
     parallel = detect_in_processes(pipeline, notes, 4, workers=2, progress=progress.append)
     assert _key(parallel) == _key(sequential)
-    assert sum(progress) == len(notes) and len(progress) == 4
+    assert sum(progress) == len(notes) and all(n > 0 for n in progress)
     assert sum(len(s) for s in parallel) > 0
 
 

@@ -37,9 +37,10 @@ def detection_pipeline(args: argparse.Namespace) -> DetectionPipeline:
 DETECT_WORKERS_ENV = "DEID_DETECT_WORKERS"
 
 
-def detect_workers(n_batches: int) -> int:
+def detect_workers(n_tasks: int) -> int:
     """Worker processes for a detect/eval run: ``$DEID_DETECT_WORKERS``, else one per usable CPU, never
-    more than there are batches (a single batch is run in this process)."""
+    more than there are local tasks (deid_core.forked.LOCAL_NOTES notes each; a single one is run in
+    this process, where forking would cost more than it saves)."""
     from deid_core.tagger.threads import usable_cpus
 
     raw = os.environ.get(DETECT_WORKERS_ENV, "").strip()
@@ -47,7 +48,7 @@ def detect_workers(n_batches: int) -> int:
         wanted = int(raw) if raw else usable_cpus()
     except ValueError:
         raise CliError(f"{DETECT_WORKERS_ENV} must be a whole number, not {raw!r}") from None
-    return max(1, min(wanted, n_batches))
+    return max(1, min(wanted, n_tasks))
 
 
 async def _detect_all(
@@ -69,13 +70,13 @@ def run_detection(
     pipeline: DetectionPipeline, notes: Sequence[EnrichedNote], args: argparse.Namespace
 ) -> list[list[Span]]:
     """Every note's spans, in input order. With an in-process tagger (or none) and several CPUs, the
-    batches are spread over forked worker processes, each on one core; the spans are the same as one
-    process gives (deid_core.pipeline.detect_in_processes). A remote tagger keeps one process, whose
+    work is spread over forked worker processes, each on one core; the spans are the same as one
+    process gives (deid_core.forked.detect_in_processes). A remote tagger keeps one process, whose
     local detectors overlap the server's work on each batch."""
-    from deid_core.pipeline import can_fork, detect_in_processes
+    from deid_core.forked import LOCAL_NOTES, can_fork, detect_in_processes
 
     batch_size = max(1, args.batch_size)
-    workers = detect_workers(-(-len(notes) // batch_size))
+    workers = detect_workers(-(-len(notes) // LOCAL_NOTES))
     bar = Bar(len(notes), "detect", args.progress)
     try:
         if workers > 1 and pipeline.fork_safe and can_fork():

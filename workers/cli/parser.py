@@ -9,7 +9,14 @@ from collections.abc import Sequence
 
 from deid_core.detect.registry import DEFAULT_DETECTORS, KNOWN_DETECTORS
 from schemas.jsonl import InputError
-from workers.cli.common import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, BadInputError, CliError
+from workers.cli.common import (
+    DEFAULT_BATCH_SIZE,
+    EXIT_BAD_INPUT,
+    EXIT_FAILURE,
+    EXIT_OK,
+    BadInputError,
+    CliError,
+)
 from workers.cli.deidentify import cmd_deidentify
 from workers.cli.detection import cmd_detect
 from workers.cli.service import cmd_serve, cmd_worker
@@ -44,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
         )
         p.add_argument("--triton-url", help="run the tagger on a Triton server at this gRPC address (host:port) instead of in-process")
         p.add_argument("--tagger-model-dir", help="weights for the in-process tagger (default: the shipped model)")
-        p.add_argument("--batch-size", type=int, default=32, help="notes per tagger call (default: %(default)s)")
+        p.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE, help="notes per tagger call (default: %(default)s)")
 
     def add_progress(p: argparse.ArgumentParser) -> None:
         p.add_argument(

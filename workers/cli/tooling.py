@@ -16,7 +16,15 @@ from typing import Any
 
 from deid_core.detect.registry import DEFAULT_DETECTORS
 from schemas import EnrichedNote, NoteRecord
-from workers.cli.common import EXIT_OK, Bar, CliError, open_output, require_tooling, write_output
+from workers.cli.common import (
+    DEFAULT_BATCH_SIZE,
+    EXIT_OK,
+    Bar,
+    CliError,
+    open_output,
+    require_tooling,
+    write_output,
+)
 from workers.cli.deidentify import deidentified_rows, deidentify_notes
 from workers.cli.detection import detection_pipeline, run_detection
 
@@ -116,7 +124,7 @@ def _offline_demo(args: argparse.Namespace) -> int:
     demo_args = argparse.Namespace(
         secret_file=None, store=args.store, date_shift_min_days=1, date_shift_max_days=365, policy="surrogate",
         progress=args.progress, detectors=",".join(DEFAULT_DETECTORS), triton_url=args.triton_url,
-        tagger_model_dir=None, batch_size=32,
+        tagger_model_dir=None, batch_size=DEFAULT_BATCH_SIZE,
     )
     started = time.perf_counter()
     results = deidentify_notes(records, demo_args)
