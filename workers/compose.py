@@ -6,7 +6,7 @@ import logging
 from typing import Any
 
 from deid_core.detect.registry import LOCAL_DETECTORS, build_detectors
-from deid_core.heap import freeze_loaded
+from deid_core.heap import building_frozen
 from deid_core.message.path import MessagePipeline
 from deid_core.message.policy import PolicyError, load_policy
 from deid_core.pipeline import DetectionPipeline
@@ -72,11 +72,10 @@ def build_settings_pipeline(
     """The message path as the worker and ``deid serve`` run it: the local detectors beside ``tagger``,
     the settings' store and policy, ``keyring``'s current key. Built once per process, so it ends by
     freezing what it loaded (the lexicons and model tables: ``deid_core.heap``)."""
-    detection = DetectionPipeline(build_detectors(LOCAL_DETECTORS), tagger)
-    surrogator = Surrogator(build_store(settings, redis), keyring)
-    pipeline = build_pipeline(detection, surrogator, settings.policy, keyring.chain[0])
-    freeze_loaded()
-    return pipeline
+    with building_frozen():
+        detection = DetectionPipeline(build_detectors(LOCAL_DETECTORS), tagger)
+        surrogator = Surrogator(build_store(settings, redis), keyring)
+        return build_pipeline(detection, surrogator, settings.policy, keyring.chain[0])
 
 
 def build_processor(

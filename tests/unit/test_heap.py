@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from deid_core.heap import freeze_loaded
+from deid_core.heap import building_frozen, freeze_loaded
 from workers.cli import build_parser, detection_pipeline
 
 
@@ -29,3 +29,17 @@ def test_the_cli_freezes_after_building_its_detectors(unfrozen: None) -> None:
     assert gc.get_freeze_count() == 0
     detection_pipeline(args)
     assert gc.get_freeze_count() > 0
+
+
+def test_building_frozen_pauses_collection_and_freezes_on_success(unfrozen: None) -> None:
+    assert gc.isenabled()
+    with building_frozen():
+        assert not gc.isenabled()
+        kept = [{"b": [3]} for _ in range(100)]
+    assert gc.isenabled() and gc.get_freeze_count() >= len(kept)
+
+
+def test_building_frozen_restores_collection_and_freezes_nothing_on_error(unfrozen: None) -> None:
+    with pytest.raises(RuntimeError), building_frozen():
+        raise RuntimeError("build failed")
+    assert gc.isenabled() and gc.get_freeze_count() == 0

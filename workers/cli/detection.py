@@ -9,7 +9,7 @@ import os
 from collections.abc import Sequence
 
 from deid_core.detect.registry import TAGGER, build_detectors, parse_detector_names
-from deid_core.heap import freeze_loaded
+from deid_core.heap import building_frozen
 from deid_core.pipeline import DetectionPipeline
 from deid_core.tagger.base import TaggerUnavailable
 from schemas import EnrichedNote, Span
@@ -21,17 +21,17 @@ def detection_pipeline(args: argparse.Namespace) -> DetectionPipeline:
         names = parse_detector_names(args.detectors)
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    tagger = None
-    if TAGGER in names:
-        from deid_core.tagger import build_tagger
+    # Lexicons and model tables are built without collector passes, then kept out of them (deid_core.heap).
+    with building_frozen():
+        tagger = None
+        if TAGGER in names:
+            from deid_core.tagger import build_tagger
 
-        try:
-            tagger = build_tagger(args.triton_url, args.tagger_model_dir)
-        except FileNotFoundError as exc:
-            raise CliError(str(exc)) from None
-    pipeline = DetectionPipeline(build_detectors(names), tagger)
-    freeze_loaded()  # lexicons and model tables out of the full GC passes (deid_core.heap)
-    return pipeline
+            try:
+                tagger = build_tagger(args.triton_url, args.tagger_model_dir)
+            except FileNotFoundError as exc:
+                raise CliError(str(exc)) from None
+        return DetectionPipeline(build_detectors(names), tagger)
 
 
 DETECT_WORKERS_ENV = "DEID_DETECT_WORKERS"
