@@ -96,3 +96,32 @@ def test_date_look_alikes_not_tagged(text: str) -> None:
 
 def test_invalid_calendar_values_rejected() -> None:
     assert dates("on 13/45/2014 and 2014-13-45") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Holter done 6/4 by cardiology.", "6/4"),
+        ("blood cultures drawn 2/7 x2, no growth", "2/7"),
+        ("Foley removed 5/3 without issue", "5/3"),
+        ("Plan: final dose 4/8, then stop.", "4/8"),
+        ("next dose: 3/5 at the clinic", "3/5"),
+        ("two admissions (4/6 and 11/19) for the same", "4/6"),
+    ],
+)
+def test_cued_single_digit_partial_dates(text: str, expected: str) -> None:
+    assert expected in dates(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "dose 1/2 of the usual",
+        "last dose 1/2 tab at night",
+        "strength 4/5 and 5/5 in the legs",
+        "take 1/2 or 3/4 of a tablet",
+        "pain 3/5 and 6/10 today",
+    ],
+)
+def test_cue_free_fractions_stay_untagged(text: str) -> None:
+    assert not dates(text)
