@@ -125,3 +125,19 @@ def test_cued_single_digit_partial_dates(text: str, expected: str) -> None:
 )
 def test_cue_free_fractions_stay_untagged(text: str) -> None:
     assert not dates(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Former smoker, quit 2004 after his MI.", "2004"),
+        ("Lives alone, widowed 2019.", "2019"),
+        ("Type 2 DM diagnosed 2015, on metformin.", "2015"),
+    ],
+)
+def test_bare_year_after_life_event(text: str, expected: str) -> None:
+    assert expected in dates(text)
+
+
+def test_life_event_before_a_count_is_no_year() -> None:
+    assert not dates("quit 2000 mg of ibuprofen daily")

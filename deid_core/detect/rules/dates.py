@@ -78,6 +78,8 @@ _YEAR_CUES = frozenset(
     {
         "in", "since", "from", "until", "till", "by", "during", "circa", "around", "before", "after", "through",
         "thru", "early", "late", "mid", "born", "dated", "year", "fall", "spring", "summer", "winter", "autumn",
+        # a life event written with its bare year ("quit 2010", "widowed 2019")
+        "quit", "retired", "married", "widowed", "divorced", "emigrated", "immigrated", "diagnosed",
     }
 )
 _SEASONS = ("spring", "summer", "fall", "autumn", "winter")
