@@ -23,6 +23,8 @@ Invariants after ``SpanHygiene.clean``:
   - a name or organisation right after a pet word (``their dog, Rufus``: ``pet_words`` in cues.yaml) or right
     before a denomination (``Roman Catholic``);
   - a name or place that is an instrument's eponym after no title (``by Goldmann``, ``Ashworth 1``);
+  - a name, place or user name with a device maker or product line in it (``Medtronic MiniMed``:
+    ``device_brands`` in cues.yaml);
   - a name or place that is a heading in capitals made of ordinary words (``LABOR & DELIVERY``;
     ``deid_core.lookalikes``);
   - a person that is one letter: a sex after an age (``62 M``) or half of a shorthand (``f/u``);
@@ -63,7 +65,7 @@ from deid_core.after_names import spans_after_names
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
 from deid_core.lexicon import MEDICAL_SUFFIXES, Lexicons, load_lexicons
-from deid_core.lookalikes import capital_heading, instrument_eponym
+from deid_core.lookalikes import capital_heading, device_name, instrument_eponym
 from deid_core.shapes import impossible, no_address
 from deid_core.trim import SpanTrimmer, initialism, trimmable
 from deid_core.trim_contacts import LONG_NUMBER
@@ -212,7 +214,8 @@ class SpanHygiene:
         if span.type is PhiType.EMAIL and no_address(value):
             return all(lex.is_word(w) for w in words)  # "workers' compensation"; not "harris-morgan"
         if span.type is PhiType.USERNAME:
-            return instrument_eponym(value, lex) or self._not_a_handle(value)  # "Tinel sign": a test
+            # "Tinel sign": a test; "Fitbit Charge": a device
+            return instrument_eponym(value, lex) or device_name(value, lex) or self._not_a_handle(value)
         if span.type is PhiType.PROFESSION:
             if words and words[-1].lower() in lex.cues["students"]:
                 return True  # "nursing student": a student is no occupation
@@ -222,6 +225,8 @@ class SpanHygiene:
                 return True  # "LABOR & DELIVERY - ADMISSION NOTE": a heading
             if instrument_eponym(value, lex) and not preceded_by(text, span.start, lex.cues["titles"], hops=0):
                 return True  # "IOP by Goldmann", "Modified Ashworth 1"; not "Dr. Tinel"
+            if device_name(value, lex):
+                return True  # "Scanner: Toshiba Aquilion", "pump (CADD Legacy)": a device
             if category is PhiCategory.NAME or span.type is PhiType.ORGANIZATION:
                 if preceded_by(text, span.start, lex.cues["pet_words"], hops=1):
                     return True  # "their dog, Rufus", "two dogs (Pip and Moss)": pets

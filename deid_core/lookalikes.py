@@ -1,6 +1,6 @@
 """Tagger spans that are things with the shape of a place or a name: a car and its model year read as a
 street number and street (``2011 Subaru Outback``), a section heading in capitals read as an institution
-or a person (``PHYSICAL THERAPY & REHAB``), an instrument's eponym (``Goldmann``, ``Modified Ashworth 1``). Used by ``deid_core.hygiene`` on tagger-only spans.
+or a person (``PHYSICAL THERAPY & REHAB``), an instrument's eponym (``Goldmann``, ``Modified Ashworth 1``), a device by its maker (``CADD Solis``). Used by ``deid_core.hygiene`` on tagger-only spans.
 """
 
 from __future__ import annotations
@@ -33,6 +33,12 @@ def instrument_eponym(value: str, lexicons: Lexicons) -> bool:
     ``Goldmann``): the instrument, not a person or a place."""
     words = _LETTERS.findall(value)
     return bool(words) and words[0].lower() in lexicons.cues["instrument_eponyms"] and len(words) <= 2
+
+
+def device_name(value: str, lexicons: Lexicons) -> bool:
+    """A tagger name, place or user name with a medical device's maker or product line in it
+    (``Actigraph GT9X``, ``CADD Solis``): the device, which names no one."""
+    return any(w.lower() in lexicons.cues["device_brands"] for w in _LETTERS.findall(value))
 
 
 def is_street_word(word: str) -> bool:

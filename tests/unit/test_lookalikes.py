@@ -93,3 +93,24 @@ def test_a_first_name_before_a_denomination_is_no_person() -> None:
     text = "A 70 y/o Roman Catholic widow; her nephew Roman visits."
     assert [s.start for s in build_lexicon_detector().detect(EnrichedNote("n", text)) if text[s.start : s.end] == "Roman"] == [text.rindex("Roman")]
     assert build_hygiene().clean(text, [tagged(text, "Roman", PhiType.PATIENT)]) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "type_", "dropped"),
+    [
+        ("CT head on the Toshiba Aquilion ONE, no contrast.", "Toshiba Aquilion", PhiType.ORGANIZATION, True),
+        ("Sleep tracked with a Fitbit Charge 5 at home.", "Fitbit Charge", PhiType.USERNAME, True),
+        ("Insulin by pump (Omnipod Dash), settings unchanged.", "Omnipod Dash", PhiType.PATIENT, True),
+        ("Wife Marisol Quintero brought the pump log.", "Marisol Quintero", PhiType.PATIENT, False),
+    ],
+)
+def test_a_device_by_its_maker_is_no_name(text: str, value: str, type_: PhiType, dropped: bool) -> None:
+    out = build_hygiene().clean(text, [tagged(text, value, type_)])
+    assert (not any(s.type is type_ for s in out)) is dropped
+
+
+def test_device_makers_are_no_names_nor_words() -> None:
+    # A maker that a name list holds (Siemens, Jamar) would drop a person of that name.
+    lex = load_lexicons()
+    clash = {w for w in lex.cues["device_brands"] if lex.is_name(w) or lex.is_word(w)}
+    assert clash == set()
