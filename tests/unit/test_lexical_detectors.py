@@ -466,3 +466,17 @@ def test_a_lower_case_unit_is_no_title(lexicon) -> None:
 def test_accented_names_are_looked_up_by_their_base_letters(lexicon) -> None:
     assert "Teófilo Archuleta" in words(lexicon, "CHW: Teófilo Archuleta visited.")
     assert "Máire" in words(lexicon, "Mother Máire, ovarian ca at 52.")
+
+
+@pytest.mark.parametrize(
+    ("text", "opener", "kept"),
+    [
+        ("Diet history per dad. Older sister Ingrid eats with her.", "Older", False),
+        ("Ravi Castellano, MD\nSharp pain has resolved since the visit.", "Sharp", False),
+        # a first name or a name no dictionary lists is still the person after the break
+        ("Diet history per dad. Ingrid eats with her.", "Ingrid", True),
+        ("Call from the son.\nOyelaran says she fell twice.", "Oyelaran", True),
+    ],
+)
+def test_a_cue_before_a_sentence_break_names_no_ordinary_word(lexicon, text: str, opener: str, kept: bool) -> None:
+    assert (opener in words(lexicon, text)) is kept

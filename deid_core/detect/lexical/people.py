@@ -108,7 +108,9 @@ class PeopleDetector:
                 k += 1
         if k >= view.size or not self._cued_first(toks[k], cue.kind):
             return None
-        if colon and self._sentence_opener(toks[k]):
+        if (colon or view.sentence_start(k)) and self._sentence_opener(toks[k]):
+            # "per mom. Younger brother", "..., MD\nGlad to hear": the cue ends its sentence or line and
+            # the next one opens with a capitalised ordinary word
             return None
         if cue.kind == "title" and toks[i].low not in _DOCTOR_TITLES and toks[k].low in self._cues:
             return None
