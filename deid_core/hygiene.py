@@ -27,6 +27,7 @@ Invariants after ``SpanHygiene.clean``:
     ``device_brands`` in cues.yaml);
   - a name or place that is a heading in capitals made of ordinary words (``LABOR & DELIVERY``;
     ``deid_core.lookalikes``);
+  - a person that is a letter's closing formula (``Best regards``: ``closings`` in cues.yaml);
   - a person that is one letter: a sex after an age (``62 M``) or half of a shorthand (``f/u``);
   - a person or place that is only lower-case ordinary words (``mother-in-<law>``, ``stimulator``);
   - a person that is capitalised ordinary words no name list knows, and initials (``Guidelines``,
@@ -239,6 +240,8 @@ class SpanHygiene:
                 return True  # "stimulator"; not "jack hooper" (a flowsheet) nor "-- no" (initials)
             if span.type in _PERSON and _SEX_OR_SHORTHAND.search(text, max(0, span.start - 3), span.end) and len(value.strip()) == 1:
                 return True  # "62 M" (a sex after an age), "f/u" (shorthand): one letter, no initial
+            if span.type in _PERSON and " ".join(words).lower() in lex.cues["closings"]:
+                return True  # "Kind regards,": a letter's closing
             if span.type in _PERSON and self._no_name_words(words):
                 return True  # "Guidelines", "UNKNOWN, UNKNOWN", "M      Facility" (a sex, then a heading)
             if len(words) == 1 and words[0].lower() in lex.cues["languages"]:

@@ -114,3 +114,13 @@ def test_device_makers_are_no_names_nor_words() -> None:
     lex = load_lexicons()
     clash = {w for w in lex.cues["device_brands"] if lex.is_name(w) or lex.is_word(w)}
     assert clash == set()
+
+
+@pytest.mark.parametrize(
+    ("value", "dropped"),
+    [("Best regards", True), ("Warmest regards", True), ("Sincerely", True), ("Odile Brandvold", False)],
+)
+def test_a_closing_formula_is_no_person(value: str, dropped: bool) -> None:
+    text = f"We will see him in June.\n\n{value},\nOdile Brandvold, NP"
+    out = build_hygiene().clean(text, [tagged(text, value, PhiType.DOCTOR)])
+    assert (not any(text[s.start : s.end] == value for s in out)) is dropped
