@@ -240,6 +240,8 @@ class SpanHygiene:
                 return True  # "stimulator"; not "jack hooper" (a flowsheet) nor "-- no" (initials)
             if span.type in _PERSON and _SEX_OR_SHORTHAND.search(text, max(0, span.start - 3), span.end) and len(value.strip()) == 1:
                 return True  # "62 M" (a sex after an age), "f/u" (shorthand): one letter, no initial
+            if span.type in _PERSON and _acronym_of_a_thing(text, span.start, span.end):
+                return True  # "assessment (FICA)", "per IWRS" beside "IWRS-88213": a tool or a system
             if span.type in _PERSON and " ".join(words).lower() in lex.cues["closings"]:
                 return True  # "Kind regards,": a letter's closing
             if span.type in _PERSON and self._no_name_words(words):
@@ -333,6 +335,26 @@ class SpanHygiene:
     def _first_name_like(self, word: str) -> bool:
         low = word.lower()
         return low in self.lexicons.first_names and not self.lexicons.is_word(low) and low not in self.lexicons.cues["not_names"]
+
+
+# An acronym of three letters or more: initials of a person are two or three letters, but an acronym's
+# evidence below is where it is written, not its length.
+_ACRONYM = re.compile(r"[A-Z]{3,6}")
+
+
+def _acronym_of_a_thing(text: str, start: int, end: int) -> bool:
+    """A person span that is one acronym in capitals, written alone in parentheses after a lower-case word
+    (``spiritual history (FICA)``: the tool that phrase names), or written elsewhere in the note as the
+    prefix of an identifier (``per IWRS`` beside ``IWRS-88213``: a system that issues numbers). Initials
+    of a person are not written either way."""
+    value = text[start:end]
+    if _ACRONYM.fullmatch(value) is None:
+        return False
+    if text[start - 1 : start] == "(" and text[end : end + 1] == ")":
+        before = text[max(0, start - 24) : start - 1].rstrip()
+        if before and before.split()[-1].islower():
+            return True
+    return re.search(rf"(?<![\w-]){value}[-#]\d", text) is not None
 
 
 def _in_compound(text: str, span: Span) -> bool:

@@ -124,3 +124,18 @@ def test_a_closing_formula_is_no_person(value: str, dropped: bool) -> None:
     text = f"We will see him in June.\n\n{value},\nOdile Brandvold, NP"
     out = build_hygiene().clean(text, [tagged(text, value, PhiType.DOCTOR)])
     assert (not any(text[s.start : s.end] == value for s in out)) is dropped
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "dropped"),
+    [
+        ("Spiritual history (HOPE) taken; faith is central.", "HOPE", True),
+        ("Depression screen (PHQA) negative today.", "PHQA", True),
+        ("Kit assigned per IXRS, confirmation IXRS-40712.", "IXRS", True),
+        ("Consent witnessed by KTR; copy to chart.", "KTR", False),  # a person's initials
+        ("Seen with Dr. Oyelaran (KTR) on rounds.", "KTR", False),  # initials after a name
+    ],
+)
+def test_an_acronym_of_a_thing_is_no_person(text: str, value: str, dropped: bool) -> None:
+    out = build_hygiene().clean(text, [tagged(text, value, PhiType.DOCTOR)])
+    assert (not any(text[s.start : s.end] == value for s in out)) is dropped
