@@ -480,3 +480,27 @@ def test_accented_names_are_looked_up_by_their_base_letters(lexicon) -> None:
 )
 def test_a_cue_before_a_sentence_break_names_no_ordinary_word(lexicon, text: str, opener: str, kept: bool) -> None:
     assert (opener in words(lexicon, text)) is kept
+
+
+@pytest.mark.parametrize(
+    ("text", "airport"),
+    [
+        ("Her son will pick her up at LaGuardia on Friday.", "LaGuardia"),
+        ("Works as a baggage handler at O’Hare, nights.", "O’Hare"),
+        ("She plans to fly into DEN next week to see family.", "DEN"),
+        ("Flight from BOS was delayed; arrived late.", "BOS"),
+    ],
+)
+def test_airports(lexicon, text: str, airport: str) -> None:
+    assert (airport, "LOCATION-OTHER") in found(lexicon, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SAT 94% on RA; DEN nerve intact.",  # codes with no word of air travel
+        "IND: none. Flight of stairs to bedroom.\nSEA reviewed.",  # the travel word on another line
+    ],
+)
+def test_airport_codes_need_air_travel(lexicon, text: str) -> None:
+    assert not any(t == "LOCATION-OTHER" for _, t in found(lexicon, text))
