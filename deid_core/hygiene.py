@@ -191,8 +191,9 @@ class SpanHygiene:
         covered = _Covered(spans)
         extra = [
             Span(start, end, found, _PROPAGATED_SCORE, frozenset({_LEXICON}), "propagated")
-            for start, end, found in _word_runs_of(text, types)
-            if not covered.contains(start, end)
+            for start, end, found in (
+                _in_handle(text, run) for run in _word_runs_of(text, types) if not covered.contains(run[0], run[1])
+            )
         ]
         return spans + extra
 
@@ -392,6 +393,30 @@ def _word_runs_of(text: str, types: dict[str, PhiType]) -> list[tuple[int, int, 
             at = low.find(key, at + 1)
     out.sort(key=itemgetter(0))  # one run per start: the order finditer gives
     return out
+
+
+# A login in lower case that a name is part of ("zosia.k", "k.zosia"): word runs joined by dots or
+# underscores, with no space, and no capital anywhere (a missing space after a full stop, "Zosia.She",
+# has one).
+_LOWER_HANDLE = re.compile(r"[a-z0-9]+(?:[._][a-z0-9]+)+")
+
+
+def _in_handle(text: str, run: tuple[int, int, PhiType]) -> tuple[int, int, PhiType]:
+    """A name's other mention inside a lower-case login (``from zosia.k``) is the login: the whole of it,
+    a USERNAME, so no part of the handle is left for a reader to recognise."""
+    start, end, found = run
+    if not ((end < len(text) and text[end] in "._") or (start > 0 and text[start - 1] in "._")):
+        return run
+    lo = start
+    while lo > 0 and (text[lo - 1].isalnum() or text[lo - 1] in "._"):
+        lo -= 1
+    hi = end
+    while hi < len(text) and (text[hi].isalnum() or text[hi] in "._"):
+        hi += 1
+    handle = _LOWER_HANDLE.fullmatch(text, lo, hi) or _LOWER_HANDLE.fullmatch(text, lo, hi - 1)
+    if handle is None or "@" in text[max(0, lo - 1) : hi + 1]:
+        return run  # not a handle, or part of an e-mail (found by the rules)
+    return handle.start(), handle.end(), PhiType.USERNAME
 
 
 class _Covered:

@@ -504,3 +504,19 @@ def test_airports(lexicon, text: str, airport: str) -> None:
 )
 def test_airport_codes_need_air_travel(lexicon, text: str) -> None:
     assert not any(t == "LOCATION-OTHER" for _, t in found(lexicon, text))
+
+
+@pytest.mark.parametrize(
+    ("tail", "spread", "type_"),
+    [
+        ("Reply from ottoline.b at 9 pm.", "ottoline.b", PhiType.USERNAME),
+        ("Login b.ottoline reset.", "b.ottoline", PhiType.USERNAME),
+        ("Mail ottoline.b@example.org sent.", "ottoline", PhiType.PATIENT),  # an e-mail is the rules' to find
+        ("Saw Ottoline.She is well.", "Ottoline", PhiType.PATIENT),  # a missing space, no login
+    ],
+)
+def test_a_spread_name_inside_a_login_takes_the_login(tail: str, spread: str, type_: PhiType) -> None:
+    text = "Patient Ottoline Brandvik seen. " + tail
+    first = text.index("Ottoline")
+    out = build_hygiene().clean(text, [_span(first, first + 8, PhiType.PATIENT, source="lexicon")])
+    assert (spread, type_) in {(text[s.start : s.end], s.type) for s in out if s.start > first}
