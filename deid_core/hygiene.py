@@ -85,9 +85,10 @@ _PARTICLE_TAIL = re.compile(rf" ({_PARTICLES}[A-Z][\w'’\-]*)")
 
 
 def _particle_head(titles: frozenset[str]) -> re.Pattern[str]:
-    """Particles after a capitalised word or an abbreviated title ("Dr. de la Cruz", "Fr. van Dyke")."""
+    """Particles after a capitalised word or an abbreviated title ("Dr. de la Cruz", "Fr. van Dyke"), or
+    opening a line or a field's value ("Name: van der Berg, Anneke": a surname first, as forms write it)."""
     dotted = "|".join(sorted(map(re.escape, titles), key=len, reverse=True))
-    return re.compile(rf"(?:\b(?i:{dotted})\.|\b[A-Z][\w'’\-]*) ({_PARTICLES})$")
+    return re.compile(rf"(?:(?:\b(?i:{dotted})\.|\b[A-Z][\w'’\-]*) |(?:^|[:\n])[ \t]*)({_PARTICLES})$")
 
 
 # After a number: a gestational age or a span in weeks (not "8-week-old"), or a storey of a building.
