@@ -29,7 +29,8 @@ Invariants after ``SpanHygiene.clean``:
     ``deid_core.lookalikes``);
   - a person that is a letter's closing formula (``Best regards``: ``closings`` in cues.yaml);
   - a person that is one letter: a sex after an age (``62 M``) or half of a shorthand (``f/u``);
-  - a person or place that is only lower-case ordinary words (``mother-in-<law>``, ``stimulator``);
+  - a person or place that is only lower-case ordinary words (``mother-in-<law>``, ``stimulator``); for a
+    place, a word that is also a surname is no exception (``in person``), a first name or a number is;
   - a person that is capitalised ordinary words no name list knows, and initials (``Guidelines``,
     ``UNKNOWN, UNKNOWN``, ``M Facility``), or one function word after no title (``Husband works``);
   - a person or place that is one language name after no title (``speaks Arabic``; not ``Mr. English``);
@@ -240,6 +241,10 @@ class SpanHygiene:
                 return True  # "mother-in-<law>"
             if lowercase_words and not any(lex.is_name(w) or len(w) < 4 for w in words):
                 return True  # "stimulator"; not "jack hooper" (a flowsheet) nor "-- no" (initials)
+            if (lowercase_words and category is PhiCategory.LOCATION and not self._known_place(words)
+                    and not any(c.isdigit() for c in value)):
+                # "in person": a surname's spelling makes no ordinary word a place; "suite 2" is a room
+                return True
             if span.type in _PERSON and _SEX_OR_SHORTHAND.search(text, max(0, span.start - 3), span.end) and len(value.strip()) == 1:
                 return True  # "62 M" (a sex after an age), "f/u" (shorthand): one letter, no initial
             if span.type in _PERSON and _acronym_of_a_thing(text, span.start, span.end):
@@ -278,6 +283,16 @@ class SpanHygiene:
         lex = self.lexicons
         ordinary = [w for w in words if len(w) > 1]
         return bool(ordinary) and all(lex.is_word(w) and not lex.is_name(w) for w in ordinary)
+
+    def _known_place(self, words: list[str]) -> bool:
+        """A gazetteer's place, whole or one of its words (``grand rapids``, ``salem``), a short word that
+        may be a code (``ne``), or a first name (``mary``: a person the tagger mistyped, still PHI)."""
+        lex = self.lexicons
+        places = (lex.cities, lex.countries, frozenset(lex.us_states.values()))
+        phrase = " ".join(words).lower()
+        return any(phrase in p for p in places) or any(
+            w.lower() in lex.cities or w.lower() in lex.first_names or len(w) < 4 for w in words
+        )
 
     def _job_head(self, word: str) -> bool:
         low = word.lower()

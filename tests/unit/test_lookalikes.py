@@ -139,3 +139,18 @@ def test_a_closing_formula_is_no_person(value: str, dropped: bool) -> None:
 def test_an_acronym_of_a_thing_is_no_person(text: str, value: str, dropped: bool) -> None:
     out = build_hygiene().clean(text, [tagged(text, value, PhiType.DOCTOR)])
     assert (not any(text[s.start : s.end] == value for s in out)) is dropped
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "dropped"),
+    [
+        ("Interpreter present in person for the visit.", "person", True),  # "Person" is also a surname
+        ("Walks to the church twice a week.", "church", True),
+        ("moved here from boston last year", "boston", False),  # a city in a lower-case note
+        ("message left for mary at home", "mary", False),  # a first name the tagger mistyped: still PHI
+        ("pre-op in suite 4 today", "suite 4", False),  # a number: a room
+    ],
+)
+def test_lower_case_ordinary_words_are_no_place(text: str, value: str, dropped: bool) -> None:
+    out = build_hygiene().clean(text, [tagged(text, value, PhiType.CITY)])
+    assert (out == []) is dropped
