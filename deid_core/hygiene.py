@@ -24,7 +24,7 @@ Invariants after ``SpanHygiene.clean``:
     before a denomination (``Roman Catholic``);
   - a name or place that is an instrument's eponym after no title (``by Goldmann``, ``Ashworth 1``);
   - a name, place or user name with a device maker or product line in it (``Medtronic MiniMed``:
-    ``device_brands`` in cues.yaml);
+    ``device_brands`` in cues.yaml), or one word with a drug's ending (``Dupilumab``: ``drug_stems``);
   - a name or place that is a heading in capitals made of ordinary words (``LABOR & DELIVERY``;
     ``deid_core.lookalikes``);
   - a person that is a letter's closing formula (``Best regards``: ``closings`` in cues.yaml);
@@ -67,7 +67,7 @@ from deid_core.after_names import spans_after_names
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
 from deid_core.lexicon import MEDICAL_SUFFIXES, Lexicons, load_lexicons
-from deid_core.lookalikes import capital_heading, device_name, instrument_eponym
+from deid_core.lookalikes import capital_heading, device_name, drug_name, instrument_eponym
 from deid_core.shapes import impossible, no_address
 from deid_core.trim import SpanTrimmer, initialism, trimmable
 from deid_core.trim_contacts import LONG_NUMBER
@@ -231,6 +231,8 @@ class SpanHygiene:
                 return True  # "IOP by Goldmann", "Modified Ashworth 1"; not "Dr. Tinel"
             if device_name(value, lex):
                 return True  # "Scanner: Toshiba Aquilion", "pump (CADD Legacy)": a device
+            if drug_name(value, lex):
+                return True  # "Cannabidiol is approved for": a drug
             if category is PhiCategory.NAME or span.type is PhiType.ORGANIZATION:
                 if preceded_by(text, span.start, lex.cues["pet_words"], hops=1):
                     return True  # "their dog, Rufus", "two dogs (Pip and Moss)": pets

@@ -1,6 +1,6 @@
 """Tagger spans that are things with the shape of a place or a name: a car and its model year read as a
 street number and street (``2011 Subaru Outback``), a section heading in capitals read as an institution
-or a person (``PHYSICAL THERAPY & REHAB``), an instrument's eponym (``Goldmann``, ``Modified Ashworth 1``), a device by its maker (``CADD Solis``). Used by ``deid_core.hygiene`` on tagger-only spans.
+or a person (``PHYSICAL THERAPY & REHAB``), an instrument's eponym (``Goldmann``, ``Modified Ashworth 1``), a device by its maker (``CADD Solis``), a drug (``Cannabidiol``). Used by ``deid_core.hygiene`` on tagger-only spans.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ CAR_WORDS = frozenset({
 _MODEL_YEAR = re.compile(r"(?:19[5-9]\d|20[0-4]\d)\s+([\w\-]+(?:\s+[\w\-]+){0,2})")
 _STREET_WORD = re.compile(r"(?i)\b(?:st|street|rd|road|ave|avenue|blvd|lane|ln|dr|drive|way|ct|court|pl|place|hwy|highway|route|pike|terrace|circle)\b")
 _LETTERS = re.compile(r"[^\W\d_]+")
+# Drug names are long; a short word with a drug's ending ("Nisol") may be anything.
+_MIN_DRUG = 7
 _YEAR = re.compile(r"\s*(\d{4})")
 # After a heading: the end of its line, or a dash or colon before its subtitle.
 _HEADING_END = re.compile(r"[ \t]*(?:$|\r?\n|[-–—:])", re.MULTILINE)
@@ -39,6 +41,15 @@ def device_name(value: str, lexicons: Lexicons) -> bool:
     """A tagger name, place or user name with a medical device's maker or product line in it
     (``Actigraph GT9X``, ``CADD Solis``): the device, which names no one."""
     return any(w.lower() in lexicons.cues["device_brands"] for w in _LETTERS.findall(value))
+
+
+def drug_name(value: str, lexicons: Lexicons) -> bool:
+    """A tagger name or place that is one word of seven letters or more ending in a generic drug's stem
+    and no listed name (``Cannabidiol``, ``Dupilumab``): the drug."""
+    words = _LETTERS.findall(value)
+    if len(words) != 1 or len(words[0]) < _MIN_DRUG or lexicons.is_name(words[0]):
+        return False
+    return words[0].lower().endswith(tuple(lexicons.cues["drug_stems"]))
 
 
 def is_street_word(word: str) -> bool:

@@ -154,3 +154,27 @@ def test_an_acronym_of_a_thing_is_no_person(text: str, value: str, dropped: bool
 def test_lower_case_ordinary_words_are_no_place(text: str, value: str, dropped: bool) -> None:
     out = build_hygiene().clean(text, [tagged(text, value, PhiType.CITY)])
     assert (out == []) is dropped
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "dropped"),
+    [
+        ("Dupilumab was started for eczema; dupilumab levels n/a.", "Dupilumab", True),
+        ("Ertapenem failed; Daptomycin given since.", "Daptomycin", True),
+        ("Consent signed by April Vinterberg.", "April", False),  # a first name, however drug-like
+        ("Nurse Tassone checked the line.", "Tassone", False),  # a surname
+    ],
+)
+def test_a_drug_is_no_person(text: str, value: str, dropped: bool) -> None:
+    out = build_hygiene().clean(text, [tagged(text, value, PhiType.PATIENT)])
+    assert (not any(s.type is PhiType.PATIENT for s in out)) is dropped
+
+
+def test_a_listed_name_with_a_drug_ending_stays_a_name() -> None:
+    from deid_core.lookalikes import drug_name
+
+    lex = load_lexicons()
+    stems = tuple(lex.cues["drug_stems"])
+    # few names end so ("Kostatin"); the name lists keep them people
+    alike = [n for n in (*lex.first_names, *lex.surnames) if len(n) >= 7 and n.endswith(stems)]
+    assert len(alike) < 5 and not any(drug_name(n.title(), lex) for n in alike)
