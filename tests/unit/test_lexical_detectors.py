@@ -520,3 +520,15 @@ def test_a_spread_name_inside_a_login_takes_the_login(tail: str, spread: str, ty
     first = text.index("Ottoline")
     out = build_hygiene().clean(text, [_span(first, first + 8, PhiType.PATIENT, source="lexicon")])
     assert (spread, type_) in {(text[s.start : s.end], s.type) for s in out if s.start > first}
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "kept"),
+    [
+        ("Hx: HTN, CABG, GERD on omeprazole.", "CABG, GERD", False),  # initialisms in a list
+        ("PATIENT: LEE, MARGARET   MRN 4455", "LEE, MARGARET", True),  # a short surname in capitals
+        ("PATIENT: VOSKUIJLEN, GRETA   MRN 4455", "VOSKUIJLEN, GRETA", True),
+    ],
+)
+def test_last_first_needs_a_surname_not_an_initialism(lexicon, text: str, name: str, kept: bool) -> None:
+    assert (name in words(lexicon, text)) is kept
