@@ -48,8 +48,8 @@ Invariants after ``SpanHygiene.clean``:
     (``LMP``, ``SCAT5``) or a hyphenated compound of words and initialisms (``ADL-style``) goes;
   - an occupation whose last word is no occupation's head: a job is named by a listed head (``chef``,
     ``clerk``) or an agent noun (``-er``, ``-or``, ``-ist``, ``-ian``, ``-ant``, ``-man``...), so
-    ``quiet`` and ``scallop`` go; one with a name or a firm's ending in it (``patterson llc``) stays; a
-    student (``nursing student``) goes.
+    ``quiet``, ``scallop`` and ``letter`` (``not_agents`` in cues.yaml) go; one with a name or a firm's
+    ending in it (``patterson llc``) stays; a student (``nursing student``) goes.
 
 Spans of the header, the rules and the lexicon are never dropped: they are validated evidence.
 """
@@ -299,7 +299,10 @@ class SpanHygiene:
     def _job_head(self, word: str) -> bool:
         low = word.lower()
         singular = low[:-1] if low.endswith("s") else low  # "welders", "bus drivers"
-        return any(w in self._profession_heads or w.endswith(_AGENT_ENDINGS) for w in (low, singular))
+        not_agents = self.lexicons.cues["not_agents"]  # "letter", "donor": an agent's ending, no job
+        return any(
+            w in self._profession_heads or (w.endswith(_AGENT_ENDINGS) and w not in not_agents) for w in (low, singular)
+        )
 
     def _name_or_firm(self, word: str) -> bool:
         """A word that makes a mistyped span worth keeping: a name that is no ordinary word (``Patterson``)

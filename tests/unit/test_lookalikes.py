@@ -178,3 +178,18 @@ def test_a_listed_name_with_a_drug_ending_stays_a_name() -> None:
     # few names end so ("Kostatin"); the name lists keep them people
     alike = [n for n in (*lex.first_names, *lex.surnames) if len(n) >= 7 and n.endswith(stems)]
     assert len(alike) < 5 and not any(drug_name(n.title(), lex) for n in alike)
+
+
+@pytest.mark.parametrize(
+    ("value", "dropped"),
+    [("letter", True), ("kidney donor", True), ("water", True), ("welder", False), ("crane operator", False)],
+)
+def test_an_agent_ending_without_a_job_is_no_profession(value: str, dropped: bool) -> None:
+    text = f"Asked about the {value} today."
+    out = build_hygiene().clean(text, [tagged(text, value, PhiType.PROFESSION)])
+    assert (out == []) is dropped
+
+
+def test_no_listed_occupation_is_a_not_agent() -> None:
+    lex = load_lexicons()
+    assert not {p.split()[-1] for p in lex.professions} & lex.cues["not_agents"]
