@@ -26,6 +26,10 @@ _LETTERS = re.compile(r"[^\W\d_]+")
 # Drug names are long; a short word with a drug's ending ("Nisol") may be anything.
 _MIN_DRUG = 7
 _YEAR = re.compile(r"\s*(\d{4})")
+# Capitalised words before a span on its line, each followed by a space, "&" or "/".
+_CAPITAL_WORDS = re.compile(r"[ \t]*(?:[A-Z][A-Z'’]*[ \t&/]+)+")
+# Capitalised words after a span, each after a space, "&" or "/".
+_CAPITAL_TAIL = re.compile(r"(?:[ \t&/]+[A-Z][A-Z'’]*)+")
 # After a heading: the end of its line, or a dash or colon before its subtitle.
 _HEADING_END = re.compile(r"[ \t]*(?:$|\r?\n|[-–—:])", re.MULTILINE)
 
@@ -66,12 +70,19 @@ def car_model(value: str) -> bool:
 
 
 def capital_heading(text: str, start: int, end: int, lexicons: Lexicons) -> bool:
-    """A heading: the span opens its line, has no lower-case letter, ends the line or comes before a dash
-    or a colon, and is two ordinary words or more (``LABOR & DELIVERY - ADMISSION NOTE``). A name in
+    """A heading: the span opens its line (or only capitalised words of the heading come before it), has no
+    lower-case letter, ends the line or comes before a dash or a colon, and is two ordinary words or more (``LABOR & DELIVERY - ADMISSION NOTE``). A name in
     capitals (``OKAFOR, BENEDIKT``) has a word no dictionary lists; one word (``LA``) may be initials."""
-    value = text[start:end]
     line_start = text.rfind("\n", 0, start) + 1
-    if text[line_start:start].strip(" \t") or any(c.islower() for c in value) or not _HEADING_END.match(text, end):
+    # The heading's first words may be left out of the span ("HOME <INFUSION PHARMACY> - CALL LOG"):
+    # they are judged with it.
+    if text[line_start:start].strip(" \t") and _CAPITAL_WORDS.fullmatch(text, line_start, start) is None:
+        return False
+    # ... and its last ones too ("<PRIMARY CARE> VISIT - INTERPRETER").
+    tail = _CAPITAL_TAIL.match(text, end)
+    end = tail.end() if tail else end
+    value = text[line_start:end]
+    if any(c.islower() for c in value) or not _HEADING_END.match(text, end):
         return False
     words = [w for w in _LETTERS.findall(value) if len(w) > 1]
     return len(words) >= 2 and all(lexicons.is_word(w.lower()) and w.lower() not in lexicons.first_names for w in words)

@@ -193,3 +193,17 @@ def test_an_agent_ending_without_a_job_is_no_profession(value: str, dropped: boo
 def test_no_listed_occupation_is_a_not_agent() -> None:
     lex = load_lexicons()
     assert not {p.split()[-1] for p in lex.professions} & lex.cues["not_agents"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "heading"),
+    [
+        ("HOME INFUSION PHARMACY - NURSING CALL LOG\nCalled pt.", "INFUSION PHARMACY", True),
+        ("PRIMARY CARE VISIT - FOLLOW UP\nSeen.", "PRIMARY CARE", True),
+        ("SPORTS MEDICINE CLINIC\nSeen.", "MEDICINE CLINIC", True),
+        ("SEEN BY OKAFOR CLINIC - NOTE\nSeen.", "OKAFOR CLINIC", False),  # a name no dictionary lists
+    ],
+)
+def test_capital_heading_with_its_first_or_last_words_outside_the_span(text: str, value: str, heading: bool) -> None:
+    start = text.index(value)
+    assert capital_heading(text, start, start + len(value), load_lexicons()) is heading
