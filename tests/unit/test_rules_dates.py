@@ -141,3 +141,19 @@ def test_bare_year_after_life_event(text: str, expected: str) -> None:
 
 def test_life_event_before_a_count_is_no_year() -> None:
     assert not dates("quit 2000 mg of ibuprofen daily")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Pain at discharge 4/10, numbness resolving.", "pain with stairs 7/10 today", "Pain on admission: 8/10."],
+)
+def test_pain_scores_after_a_date_cue_stay_scores(text: str) -> None:
+    assert not dates(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("chest tube pull 3/4 went well", "3/4"), ("drain removal 2/6 at bedside", "2/6"), ("due 3/10 for labs", "3/10")],
+)
+def test_procedure_nouns_date_a_fraction(text: str, expected: str) -> None:
+    assert expected in dates(text)

@@ -71,7 +71,8 @@ DATE_CUES = frozenset(
         "returned", "admission", "discharge", "surgery", "last", "next", "filled", "refilled", "dispensed",
         "note", "notes",
         # a procedure or draw and the day it happened ("echo done 4/2", "cultures drawn 1/5")
-        "done", "completed", "performed", "drawn", "collected", "placed", "removed", "pulled",
+        "done", "completed", "performed", "drawn", "collected", "placed", "removed", "pulled", "pull",
+        "removal", "placement", "insertion",
     }
 )
 _YEAR_CUES = frozenset(
@@ -124,6 +125,8 @@ _DOSE_DATE_BEFORE = re.compile(r"\b(?i:last|next|first|final)\s+doses?[\s:]*$")
 _LIST_AFTER = re.compile(r"(?:\s*,\s*|\s+(?:and|or|&)\s+)(?P<m>\d{1,2})/(?P<d>\d{1,2})(?![\w/]|[.\-]\d)")
 # Scores out of ten as a range ("from 6/10 to 2/10"): both ends are scores.
 _TEN_RANGE_AFTER = re.compile(r"\s+(?:to|->|-)\s*\d{1,2}/10\b")
+# "pain" then at most three words in the same clause before a score out of ten ("pain with walking 6/10").
+_PAIN_BEFORE = re.compile(r"\b(?i:pain)(?:[ \t]+[A-Za-z]+){0,3}[ \t:=]*$")
 _TEN_RANGE_BEFORE = re.compile(r"\b\d{1,2}/10\s*(?:to|->|-)\s+$")
 
 
@@ -148,12 +151,15 @@ def _dated_dose(text: str, start: int) -> bool:
 
 
 def _score(text: str, m: re.Match[str]) -> bool:
-    """A partial date that is a score: after a named test (``AUDIT-C 1/12``) or one end of a range of
-    scores out of ten (``from 6/10 to 2/10``)."""
+    """A partial date that is a score: after a named test (``AUDIT-C 1/12``), one end of a range of
+    scores out of ten (``from 6/10 to 2/10``), or out of ten a few words after "pain" in its clause
+    (``pain at discharge 3/10``: the date cue there names when the pain was rated)."""
     if _TEST_NAME_BEFORE.search(text, max(0, m.start() - 16), m.start()):
         return True
     return m["d"] == "10" and (
-        _TEN_RANGE_AFTER.match(text, m.end()) is not None or _TEN_RANGE_BEFORE.search(text, max(0, m.start() - 12), m.start()) is not None
+        _TEN_RANGE_AFTER.match(text, m.end()) is not None
+        or _TEN_RANGE_BEFORE.search(text, max(0, m.start() - 12), m.start()) is not None
+        or _PAIN_BEFORE.search(text, max(0, m.start() - 30), m.start()) is not None
     )
 
 
