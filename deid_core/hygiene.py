@@ -125,6 +125,10 @@ _CONTACT_GUESSES = frozenset({PhiType.EMAIL, PhiType.URL, PhiType.USERNAME})
 _CAPITALISED_WORD = re.compile(r"[^\W\d_][^\W\d_'’\-]*(?:['’\-][^\W\d_]+)*")
 
 
+# A word and a hyphen right before a span ("CCC-" of "CCC-SLP").
+_CREDENTIAL_JOIN = re.compile(r"\b([A-Za-z]+)-$")
+
+
 def _capitalised_name(value: str) -> bool:
     """Two or more words, each capitalised letters only, and nothing else but spaces ("Zoë Lund")."""
     words = value.split()
@@ -276,6 +280,9 @@ class SpanHygiene:
         cues = self.lexicons.cues
         if low in cues["not_names"] and text[:start].rstrip().endswith((",", "(")):
             return True  # in a list a title is a credential too ("Sjoberg, MS, CCC")
+        joined = _CREDENTIAL_JOIN.search(text, max(0, start - 8), start)
+        if low in cues["not_names"] and joined is not None and joined.group(1).lower() in cues["not_names"]:
+            return True  # "CCC-SLP": one credential joined to another by a hyphen
         if preceded_by(text, start, cues["titles"], hops=0):
             return False
         return persons and low in cues["function_words"]

@@ -207,3 +207,17 @@ def test_no_listed_occupation_is_a_not_agent() -> None:
 def test_capital_heading_with_its_first_or_last_words_outside_the_span(text: str, value: str, heading: bool) -> None:
     start = text.index(value)
     assert capital_heading(text, start, start + len(value), load_lexicons()) is heading
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "dropped"),
+    [
+        ("Report by Tove Lindqvist, MA, CCC-SLP   ext 4410", "SLP", True),
+        ("Seen by Ines Morrow, PA-C today.", "C", False),  # one letter: no listed credential
+        ("Seen by Anna-Maria Lind today.", "Maria", False),  # a hyphenated first name
+    ],
+)
+def test_a_credential_joined_to_a_credential_is_no_person(text: str, value: str, dropped: bool) -> None:
+    span = tagged(text, value, PhiType.DOCTOR)
+    out = build_hygiene().clean(text, [span])
+    assert (not any(s.start <= span.start and span.end <= s.end for s in out)) is dropped
