@@ -223,7 +223,7 @@ class SpanHygiene:
             return all(lex.is_word(w) for w in words)  # "workers' compensation"; not "harris-morgan"
         if span.type is PhiType.USERNAME:
             # "Tinel sign": a test; "Fitbit Charge": a device
-            return instrument_eponym(value, lex) or device_name(value, lex) or self._not_a_handle(value)
+            return instrument_eponym(value, lex) or device_name(words, lex) or self._not_a_handle(value)
         if span.type is PhiType.PROFESSION:
             if words and words[-1].lower() in lex.cues["students"]:
                 return True  # "nursing student": a student is no occupation
@@ -233,9 +233,9 @@ class SpanHygiene:
                 return True  # "LABOR & DELIVERY - ADMISSION NOTE": a heading
             if instrument_eponym(value, lex) and not preceded_by(text, span.start, lex.cues["titles"], hops=0):
                 return True  # "IOP by Goldmann", "Modified Ashworth 1"; not "Dr. Tinel"
-            if device_name(value, lex):
+            if device_name(words, lex):
                 return True  # "Scanner: Toshiba Aquilion", "pump (CADD Legacy)": a device
-            if drug_name(value, lex):
+            if drug_name(words, lex):
                 return True  # "Cannabidiol is approved for": a drug
             if category is PhiCategory.NAME or span.type is PhiType.ORGANIZATION:
                 if preceded_by(text, span.start, lex.cues["pet_words"], hops=1):

@@ -41,16 +41,15 @@ def instrument_eponym(value: str, lexicons: Lexicons) -> bool:
     return bool(words) and words[0].lower() in lexicons.cues["instrument_eponyms"] and len(words) <= 2
 
 
-def device_name(value: str, lexicons: Lexicons) -> bool:
-    """A tagger name, place or user name with a medical device's maker or product line in it
-    (``Actigraph GT9X``, ``CADD Solis``): the device, which names no one."""
-    return any(w.lower() in lexicons.cues["device_brands"] for w in _LETTERS.findall(value))
+def device_name(words: list[str], lexicons: Lexicons) -> bool:
+    """A tagger name, place or user name whose letter runs ``words`` hold a medical device's maker or
+    product line (``Actigraph GT9X``, ``CADD Solis``): the device, which names no one."""
+    return not lexicons.cues["device_brands"].isdisjoint(w.lower() for w in words)
 
 
-def drug_name(value: str, lexicons: Lexicons) -> bool:
-    """A tagger name or place that is one word of seven letters or more ending in a generic drug's stem
-    and no listed name (``Cannabidiol``, ``Dupilumab``): the drug."""
-    words = _LETTERS.findall(value)
+def drug_name(words: list[str], lexicons: Lexicons) -> bool:
+    """A tagger name or place whose letter runs ``words`` are one word of seven letters or more ending in
+    a generic drug's stem and no listed name (``Cannabidiol``, ``Dupilumab``): the drug."""
     if len(words) != 1 or len(words[0]) < _MIN_DRUG or lexicons.is_name(words[0]):
         return False
     return words[0].lower().endswith(tuple(lexicons.cues["drug_stems"]))
