@@ -23,10 +23,14 @@ Invariants after ``SpanHygiene.clean``:
   - a name or organisation right after a pet word (``their dog, Rufus``: ``pet_words`` in cues.yaml) or right
     before a denomination (``Roman Catholic``);
   - a name or place that is an instrument's eponym after no title (``by Goldmann``, ``Ashworth 1``);
+  - a name, place or user name with a device maker or product line in it (``Medtronic MiniMed``:
+    ``device_brands`` in cues.yaml), or one word with a drug's ending (``Dupilumab``: ``drug_stems``);
   - a name or place that is a heading in capitals made of ordinary words (``LABOR & DELIVERY``;
     ``deid_core.lookalikes``);
+  - a person that is a letter's closing formula (``Best regards``: ``closings`` in cues.yaml);
   - a person that is one letter: a sex after an age (``62 M``) or half of a shorthand (``f/u``);
-  - a person or place that is only lower-case ordinary words (``mother-in-<law>``, ``stimulator``);
+  - a person or place that is only lower-case ordinary words (``mother-in-<law>``, ``stimulator``); for a
+    place, a word that is also a surname is no exception (``in person``), a first name or a number is;
   - a person that is capitalised ordinary words no name list knows, and initials (``Guidelines``,
     ``UNKNOWN, UNKNOWN``, ``M Facility``), or one function word after no title (``Husband works``);
   - a person or place that is one language name after no title (``speaks Arabic``; not ``Mr. English``);
@@ -44,8 +48,8 @@ Invariants after ``SpanHygiene.clean``:
     (``LMP``, ``SCAT5``) or a hyphenated compound of words and initialisms (``ADL-style``) goes;
   - an occupation whose last word is no occupation's head: a job is named by a listed head (``chef``,
     ``clerk``) or an agent noun (``-er``, ``-or``, ``-ist``, ``-ian``, ``-ant``, ``-man``...), so
-    ``quiet`` and ``scallop`` go; one with a name or a firm's ending in it (``patterson llc``) stays; a
-    student (``nursing student``) goes.
+    ``quiet``, ``scallop`` and ``letter`` (``not_agents`` in cues.yaml) go; one with a name or a firm's
+    ending in it (``patterson llc``) stays; a student (``nursing student``) goes.
 
 Spans of the header, the rules and the lexicon are never dropped: they are validated evidence.
 """
@@ -63,7 +67,7 @@ from deid_core.after_names import spans_after_names
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
 from deid_core.lexicon import MEDICAL_SUFFIXES, Lexicons, load_lexicons
-from deid_core.lookalikes import capital_heading, instrument_eponym
+from deid_core.lookalikes import capital_heading, device_name, drug_name, instrument_eponym
 from deid_core.shapes import impossible, no_address
 from deid_core.trim import SpanTrimmer, initialism, trimmable
 from deid_core.trim_contacts import LONG_NUMBER
@@ -82,9 +86,10 @@ _PARTICLE_TAIL = re.compile(rf" ({_PARTICLES}[A-Z][\w'’\-]*)")
 
 
 def _particle_head(titles: frozenset[str]) -> re.Pattern[str]:
-    """Particles after a capitalised word or an abbreviated title ("Dr. de la Cruz", "Fr. van Dyke")."""
+    """Particles after a capitalised word or an abbreviated title ("Dr. de la Cruz", "Fr. van Dyke"), or
+    opening a line or a field's value ("Name: van der Berg, Anneke": a surname first, as forms write it)."""
     dotted = "|".join(sorted(map(re.escape, titles), key=len, reverse=True))
-    return re.compile(rf"(?:\b(?i:{dotted})\.|\b[A-Z][\w'’\-]*) ({_PARTICLES})$")
+    return re.compile(rf"(?:(?:\b(?i:{dotted})\.|\b[A-Z][\w'’\-]*) |(?:^|[:\n])[ \t]*)({_PARTICLES})$")
 
 
 # After a number: a gestational age or a span in weeks (not "8-week-old"), or a storey of a building.
@@ -118,6 +123,10 @@ _PROPAGATED_SCORE = 0.5
 # accents): with no "@", no "at"/"dot", no digit and only capitalised words, the span is a person.
 _CONTACT_GUESSES = frozenset({PhiType.EMAIL, PhiType.URL, PhiType.USERNAME})
 _CAPITALISED_WORD = re.compile(r"[^\W\d_][^\W\d_'’\-]*(?:['’\-][^\W\d_]+)*")
+
+
+# A word and a hyphen right before a span ("CCC-" of "CCC-SLP").
+_CREDENTIAL_JOIN = re.compile(r"\b([A-Za-z]+)-$")
 
 
 def _capitalised_name(value: str) -> bool:
@@ -188,8 +197,9 @@ class SpanHygiene:
         covered = _Covered(spans)
         extra = [
             Span(start, end, found, _PROPAGATED_SCORE, frozenset({_LEXICON}), "propagated")
-            for start, end, found in _word_runs_of(text, types)
-            if not covered.contains(start, end)
+            for start, end, found in (
+                _in_handle(text, run) for run in _word_runs_of(text, types) if not covered.contains(run[0], run[1])
+            )
         ]
         return spans + extra
 
@@ -212,7 +222,8 @@ class SpanHygiene:
         if span.type is PhiType.EMAIL and no_address(value):
             return all(lex.is_word(w) for w in words)  # "workers' compensation"; not "harris-morgan"
         if span.type is PhiType.USERNAME:
-            return instrument_eponym(value, lex) or self._not_a_handle(value)  # "Tinel sign": a test
+            # "Tinel sign": a test; "Fitbit Charge": a device
+            return instrument_eponym(value, lex) or device_name(words, lex) or self._not_a_handle(value)
         if span.type is PhiType.PROFESSION:
             if words and words[-1].lower() in lex.cues["students"]:
                 return True  # "nursing student": a student is no occupation
@@ -222,6 +233,10 @@ class SpanHygiene:
                 return True  # "LABOR & DELIVERY - ADMISSION NOTE": a heading
             if instrument_eponym(value, lex) and not preceded_by(text, span.start, lex.cues["titles"], hops=0):
                 return True  # "IOP by Goldmann", "Modified Ashworth 1"; not "Dr. Tinel"
+            if device_name(words, lex):
+                return True  # "Scanner: Toshiba Aquilion", "pump (CADD Legacy)": a device
+            if drug_name(words, lex):
+                return True  # "Cannabidiol is approved for": a drug
             if category is PhiCategory.NAME or span.type is PhiType.ORGANIZATION:
                 if preceded_by(text, span.start, lex.cues["pet_words"], hops=1):
                     return True  # "their dog, Rufus", "two dogs (Pip and Moss)": pets
@@ -232,8 +247,16 @@ class SpanHygiene:
                 return True  # "mother-in-<law>"
             if lowercase_words and not any(lex.is_name(w) or len(w) < 4 for w in words):
                 return True  # "stimulator"; not "jack hooper" (a flowsheet) nor "-- no" (initials)
+            if (lowercase_words and category is PhiCategory.LOCATION and not self._known_place(words)
+                    and not any(c.isdigit() for c in value)):
+                # "in person": a surname's spelling makes no ordinary word a place; "suite 2" is a room
+                return True
             if span.type in _PERSON and _SEX_OR_SHORTHAND.search(text, max(0, span.start - 3), span.end) and len(value.strip()) == 1:
                 return True  # "62 M" (a sex after an age), "f/u" (shorthand): one letter, no initial
+            if span.type in _PERSON and _acronym_of_a_thing(text, span.start, span.end):
+                return True  # "assessment (FICA)", "per IWRS" beside "IWRS-88213": a tool or a system
+            if span.type in _PERSON and " ".join(words).lower() in lex.cues["closings"]:
+                return True  # "Kind regards,": a letter's closing
             if span.type in _PERSON and self._no_name_words(words):
                 return True  # "Guidelines", "UNKNOWN, UNKNOWN", "M      Facility" (a sex, then a heading)
             if len(words) == 1 and words[0].lower() in lex.cues["languages"]:
@@ -257,6 +280,9 @@ class SpanHygiene:
         cues = self.lexicons.cues
         if low in cues["not_names"] and text[:start].rstrip().endswith((",", "(")):
             return True  # in a list a title is a credential too ("Sjoberg, MS, CCC")
+        joined = _CREDENTIAL_JOIN.search(text, max(0, start - 8), start)
+        if low in cues["not_names"] and joined is not None and joined.group(1).lower() in cues["not_names"]:
+            return True  # "CCC-SLP": one credential joined to another by a hyphen
         if preceded_by(text, start, cues["titles"], hops=0):
             return False
         return persons and low in cues["function_words"]
@@ -267,10 +293,23 @@ class SpanHygiene:
         ordinary = [w for w in words if len(w) > 1]
         return bool(ordinary) and all(lex.is_word(w) and not lex.is_name(w) for w in ordinary)
 
+    def _known_place(self, words: list[str]) -> bool:
+        """A gazetteer's place, whole or one of its words (``grand rapids``, ``salem``), a short word that
+        may be a code (``ne``), or a first name (``mary``: a person the tagger mistyped, still PHI)."""
+        lex = self.lexicons
+        places = (lex.cities, lex.countries, frozenset(lex.us_states.values()))
+        phrase = " ".join(words).lower()
+        return any(phrase in p for p in places) or any(
+            w.lower() in lex.cities or w.lower() in lex.first_names or len(w) < 4 for w in words
+        )
+
     def _job_head(self, word: str) -> bool:
         low = word.lower()
         singular = low[:-1] if low.endswith("s") else low  # "welders", "bus drivers"
-        return any(w in self._profession_heads or w.endswith(_AGENT_ENDINGS) for w in (low, singular))
+        not_agents = self.lexicons.cues["not_agents"]  # "letter", "donor": an agent's ending, no job
+        return any(
+            w in self._profession_heads or (w.endswith(_AGENT_ENDINGS) and w not in not_agents) for w in (low, singular)
+        )
 
     def _name_or_firm(self, word: str) -> bool:
         """A word that makes a mistyped span worth keeping: a name that is no ordinary word (``Patterson``)
@@ -327,6 +366,26 @@ class SpanHygiene:
         return low in self.lexicons.first_names and not self.lexicons.is_word(low) and low not in self.lexicons.cues["not_names"]
 
 
+# An acronym of three letters or more: initials of a person are two or three letters, but an acronym's
+# evidence below is where it is written, not its length.
+_ACRONYM = re.compile(r"[A-Z]{3,6}")
+
+
+def _acronym_of_a_thing(text: str, start: int, end: int) -> bool:
+    """A person span that is one acronym in capitals, written alone in parentheses after a lower-case word
+    (``spiritual history (FICA)``: the tool that phrase names), or written elsewhere in the note as the
+    prefix of an identifier (``per IWRS`` beside ``IWRS-88213``: a system that issues numbers). Initials
+    of a person are not written either way."""
+    value = text[start:end]
+    if _ACRONYM.fullmatch(value) is None:
+        return False
+    if text[start - 1 : start] == "(" and text[end : end + 1] == ")":
+        before = text[max(0, start - 24) : start - 1].rstrip()
+        if before and before.split()[-1].islower():
+            return True
+    return re.search(rf"(?<![\w-]){value}[-#]\d", text) is not None
+
+
 def _in_compound(text: str, span: Span) -> bool:
     """True when the span is joined by a hyphen to more letters ("in-law", "law-abiding")."""
     before = text[max(0, span.start - 2) : span.start]
@@ -362,6 +421,30 @@ def _word_runs_of(text: str, types: dict[str, PhiType]) -> list[tuple[int, int, 
             at = low.find(key, at + 1)
     out.sort(key=itemgetter(0))  # one run per start: the order finditer gives
     return out
+
+
+# A login in lower case that a name is part of ("zosia.k", "k.zosia"): word runs joined by dots or
+# underscores, with no space, and no capital anywhere (a missing space after a full stop, "Zosia.She",
+# has one).
+_LOWER_HANDLE = re.compile(r"[a-z0-9]+(?:[._][a-z0-9]+)+")
+
+
+def _in_handle(text: str, run: tuple[int, int, PhiType]) -> tuple[int, int, PhiType]:
+    """A name's other mention inside a lower-case login (``from zosia.k``) is the login: the whole of it,
+    a USERNAME, so no part of the handle is left for a reader to recognise."""
+    start, end, found = run
+    if not ((end < len(text) and text[end] in "._") or (start > 0 and text[start - 1] in "._")):
+        return run
+    lo = start
+    while lo > 0 and (text[lo - 1].isalnum() or text[lo - 1] in "._"):
+        lo -= 1
+    hi = end
+    while hi < len(text) and (text[hi].isalnum() or text[hi] in "._"):
+        hi += 1
+    handle = _LOWER_HANDLE.fullmatch(text, lo, hi) or _LOWER_HANDLE.fullmatch(text, lo, hi - 1)
+    if handle is None or "@" in text[max(0, lo - 1) : hi + 1]:
+        return run  # not a handle, or part of an e-mail (found by the rules)
+    return handle.start(), handle.end(), PhiType.USERNAME
 
 
 class _Covered:

@@ -1,6 +1,6 @@
 """Tagger spans that are things with the shape of a place or a name: a car and its model year read as a
 street number and street (``2011 Subaru Outback``), a section heading in capitals read as an institution
-or a person (``PHYSICAL THERAPY & REHAB``), an instrument's eponym (``Goldmann``, ``Modified Ashworth 1``). Used by ``deid_core.hygiene`` on tagger-only spans.
+or a person (``PHYSICAL THERAPY & REHAB``), an instrument's eponym (``Goldmann``, ``Modified Ashworth 1``), a device by its maker (``CADD Solis``), a drug (``Cannabidiol``). Used by ``deid_core.hygiene`` on tagger-only spans.
 """
 
 from __future__ import annotations
@@ -23,7 +23,13 @@ CAR_WORDS = frozenset({
 _MODEL_YEAR = re.compile(r"(?:19[5-9]\d|20[0-4]\d)\s+([\w\-]+(?:\s+[\w\-]+){0,2})")
 _STREET_WORD = re.compile(r"(?i)\b(?:st|street|rd|road|ave|avenue|blvd|lane|ln|dr|drive|way|ct|court|pl|place|hwy|highway|route|pike|terrace|circle)\b")
 _LETTERS = re.compile(r"[^\W\d_]+")
+# Drug names are long; a short word with a drug's ending ("Nisol") may be anything.
+_MIN_DRUG = 7
 _YEAR = re.compile(r"\s*(\d{4})")
+# Capitalised words before a span on its line, each followed by a space, "&" or "/".
+_CAPITAL_WORDS = re.compile(r"[ \t]*(?:[A-Z][A-Z'’]*[ \t&/]+)+")
+# Capitalised words after a span, each after a space, "&" or "/".
+_CAPITAL_TAIL = re.compile(r"(?:[ \t&/]+[A-Z][A-Z'’]*)+")
 # After a heading: the end of its line, or a dash or colon before its subtitle.
 _HEADING_END = re.compile(r"[ \t]*(?:$|\r?\n|[-–—:])", re.MULTILINE)
 
@@ -33,6 +39,20 @@ def instrument_eponym(value: str, lexicons: Lexicons) -> bool:
     ``Goldmann``): the instrument, not a person or a place."""
     words = _LETTERS.findall(value)
     return bool(words) and words[0].lower() in lexicons.cues["instrument_eponyms"] and len(words) <= 2
+
+
+def device_name(words: list[str], lexicons: Lexicons) -> bool:
+    """A tagger name, place or user name whose letter runs ``words`` hold a medical device's maker or
+    product line (``Actigraph GT9X``, ``CADD Solis``): the device, which names no one."""
+    return not lexicons.cues["device_brands"].isdisjoint(w.lower() for w in words)
+
+
+def drug_name(words: list[str], lexicons: Lexicons) -> bool:
+    """A tagger name or place whose letter runs ``words`` are one word of seven letters or more ending in
+    a generic drug's stem and no listed name (``Cannabidiol``, ``Dupilumab``): the drug."""
+    if len(words) != 1 or len(words[0]) < _MIN_DRUG or lexicons.is_name(words[0]):
+        return False
+    return words[0].lower().endswith(tuple(lexicons.cues["drug_stems"]))
 
 
 def is_street_word(word: str) -> bool:
@@ -49,12 +69,19 @@ def car_model(value: str) -> bool:
 
 
 def capital_heading(text: str, start: int, end: int, lexicons: Lexicons) -> bool:
-    """A heading: the span opens its line, has no lower-case letter, ends the line or comes before a dash
-    or a colon, and is two ordinary words or more (``LABOR & DELIVERY - ADMISSION NOTE``). A name in
+    """A heading: the span opens its line (or only capitalised words of the heading come before it), has no
+    lower-case letter, ends the line or comes before a dash or a colon, and is two ordinary words or more (``LABOR & DELIVERY - ADMISSION NOTE``). A name in
     capitals (``OKAFOR, BENEDIKT``) has a word no dictionary lists; one word (``LA``) may be initials."""
-    value = text[start:end]
     line_start = text.rfind("\n", 0, start) + 1
-    if text[line_start:start].strip(" \t") or any(c.islower() for c in value) or not _HEADING_END.match(text, end):
+    # The heading's first words may be left out of the span ("HOME <INFUSION PHARMACY> - CALL LOG"):
+    # they are judged with it.
+    if text[line_start:start].strip(" \t") and _CAPITAL_WORDS.fullmatch(text, line_start, start) is None:
+        return False
+    # ... and its last ones too ("<PRIMARY CARE> VISIT - INTERPRETER").
+    tail = _CAPITAL_TAIL.match(text, end)
+    end = tail.end() if tail else end
+    value = text[line_start:end]
+    if any(c.islower() for c in value) or not _HEADING_END.match(text, end):
         return False
     words = [w for w in _LETTERS.findall(value) if len(w) > 1]
     return len(words) >= 2 and all(lexicons.is_word(w.lower()) and w.lower() not in lexicons.first_names for w in words)

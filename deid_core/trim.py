@@ -151,11 +151,12 @@ class SpanTrimmer:
 
     def _label(self, value: str, *, person: bool) -> bool:
         """A field label or a heading word: one capitalised ordinary word or initialism, with digits or
-        single letters at most (``MRN``, ``Agency``, ``62 M``, ``LOG``, ``Suite 210``). Two ordinary words
+        single letters at most (``MRN``, ``Agency``, ``62 M``, ``34F``, ``LOG``, ``Suite 210``). Two ordinary words
         may be a department (``Vascular Surgery``); a lower-case word is no label; with ``person`` (a line
         break beside a person) an ordinary word that is also a name (``Smith``) is not one either."""
         words = [w for w in _WORD.findall(value) if w[0].isalnum()]
-        long = [w for w in words if len(w) > 1 and not w.isdigit()]
+        # a number, with a letter after it or not ("62", "34F": an age and a sex), is no word of a name
+        long = [w for w in words if len(w) > 1 and not w[0].isdigit()]
         if len(words) > 2 or len(long) != 1:
             return not long and bool(words) and len(words) <= 2  # "62 M", "7"
         word = long[0]

@@ -79,3 +79,19 @@ def test_a_count_joined_to_a_noun_is_no_age(text: str, part: str) -> None:
 @pytest.mark.parametrize(("text", "part"), [("a 45-year-old man", "45"), ("her 3-day-old son", "3"), ("a 6-mo-old", "6")])
 def test_ages_joined_to_units_of_age_stay(text: str, part: str) -> None:
     assert tagger_span(text, part, PhiType.AGE) == [part]
+
+
+@pytest.mark.parametrize(
+    ("text", "part", "expected"),
+    [
+        ("Patient: de Vries, Maartje   DOB 1/2/1960", "Vries, Maartje", "de Vries, Maartje"),
+        ("van den Broek, Pieter\nAdmitted from home.", "Broek, Pieter", "van den Broek, Pieter"),
+    ],
+)
+def test_particles_opening_a_field_go_with_the_surname(text: str, part: str, expected: str) -> None:
+    assert cleaned(text, part, PhiType.PATIENT) == [expected]
+
+
+def test_particles_inside_prose_before_a_name_stay_out() -> None:
+    # only a capitalised word, a title, a line's start or a field's colon make a particle a surname's
+    assert cleaned("she went to la Vries house", "Vries", PhiType.PATIENT) == ["Vries"]

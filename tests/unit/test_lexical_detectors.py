@@ -466,3 +466,69 @@ def test_a_lower_case_unit_is_no_title(lexicon) -> None:
 def test_accented_names_are_looked_up_by_their_base_letters(lexicon) -> None:
     assert "Teófilo Archuleta" in words(lexicon, "CHW: Teófilo Archuleta visited.")
     assert "Máire" in words(lexicon, "Mother Máire, ovarian ca at 52.")
+
+
+@pytest.mark.parametrize(
+    ("text", "opener", "kept"),
+    [
+        ("Diet history per dad. Older sister Ingrid eats with her.", "Older", False),
+        ("Ravi Castellano, MD\nSharp pain has resolved since the visit.", "Sharp", False),
+        # a first name or a name no dictionary lists is still the person after the break
+        ("Diet history per dad. Ingrid eats with her.", "Ingrid", True),
+        ("Call from the son.\nOyelaran says she fell twice.", "Oyelaran", True),
+    ],
+)
+def test_a_cue_before_a_sentence_break_names_no_ordinary_word(lexicon, text: str, opener: str, kept: bool) -> None:
+    assert (opener in words(lexicon, text)) is kept
+
+
+@pytest.mark.parametrize(
+    ("text", "airport"),
+    [
+        ("Her son will pick her up at LaGuardia on Friday.", "LaGuardia"),
+        ("Works as a baggage handler at O’Hare, nights.", "O’Hare"),
+        ("She plans to fly into DEN next week to see family.", "DEN"),
+        ("Flight from BOS was delayed; arrived late.", "BOS"),
+    ],
+)
+def test_airports(lexicon, text: str, airport: str) -> None:
+    assert (airport, "LOCATION-OTHER") in found(lexicon, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SAT 94% on RA; DEN nerve intact.",  # codes with no word of air travel
+        "IND: none. Flight of stairs to bedroom.\nSEA reviewed.",  # the travel word on another line
+    ],
+)
+def test_airport_codes_need_air_travel(lexicon, text: str) -> None:
+    assert not any(t == "LOCATION-OTHER" for _, t in found(lexicon, text))
+
+
+@pytest.mark.parametrize(
+    ("tail", "spread", "type_"),
+    [
+        ("Reply from ottoline.b at 9 pm.", "ottoline.b", PhiType.USERNAME),
+        ("Login b.ottoline reset.", "b.ottoline", PhiType.USERNAME),
+        ("Mail ottoline.b@example.org sent.", "ottoline", PhiType.PATIENT),  # an e-mail is the rules' to find
+        ("Saw Ottoline.She is well.", "Ottoline", PhiType.PATIENT),  # a missing space, no login
+    ],
+)
+def test_a_spread_name_inside_a_login_takes_the_login(tail: str, spread: str, type_: PhiType) -> None:
+    text = "Patient Ottoline Brandvik seen. " + tail
+    first = text.index("Ottoline")
+    out = build_hygiene().clean(text, [_span(first, first + 8, PhiType.PATIENT, source="lexicon")])
+    assert (spread, type_) in {(text[s.start : s.end], s.type) for s in out if s.start > first}
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "kept"),
+    [
+        ("Hx: HTN, CABG, GERD on omeprazole.", "CABG, GERD", False),  # initialisms in a list
+        ("PATIENT: LEE, MARGARET   MRN 4455", "LEE, MARGARET", True),  # a short surname in capitals
+        ("PATIENT: VOSKUIJLEN, GRETA   MRN 4455", "VOSKUIJLEN, GRETA", True),
+    ],
+)
+def test_last_first_needs_a_surname_not_an_initialism(lexicon, text: str, name: str, kept: bool) -> None:
+    assert (name in words(lexicon, text)) is kept

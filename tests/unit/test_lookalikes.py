@@ -93,3 +93,131 @@ def test_a_first_name_before_a_denomination_is_no_person() -> None:
     text = "A 70 y/o Roman Catholic widow; her nephew Roman visits."
     assert [s.start for s in build_lexicon_detector().detect(EnrichedNote("n", text)) if text[s.start : s.end] == "Roman"] == [text.rindex("Roman")]
     assert build_hygiene().clean(text, [tagged(text, "Roman", PhiType.PATIENT)]) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "type_", "dropped"),
+    [
+        ("CT head on the Toshiba Aquilion ONE, no contrast.", "Toshiba Aquilion", PhiType.ORGANIZATION, True),
+        ("Sleep tracked with a Fitbit Charge 5 at home.", "Fitbit Charge", PhiType.USERNAME, True),
+        ("Insulin by pump (Omnipod Dash), settings unchanged.", "Omnipod Dash", PhiType.PATIENT, True),
+        ("Wife Marisol Quintero brought the pump log.", "Marisol Quintero", PhiType.PATIENT, False),
+    ],
+)
+def test_a_device_by_its_maker_is_no_name(text: str, value: str, type_: PhiType, dropped: bool) -> None:
+    out = build_hygiene().clean(text, [tagged(text, value, type_)])
+    assert (not any(s.type is type_ for s in out)) is dropped
+
+
+def test_device_makers_are_no_names_nor_words() -> None:
+    # A maker that a name list holds (Siemens, Jamar) would drop a person of that name.
+    lex = load_lexicons()
+    clash = {w for w in lex.cues["device_brands"] if lex.is_name(w) or lex.is_word(w)}
+    assert clash == set()
+
+
+@pytest.mark.parametrize(
+    ("value", "dropped"),
+    [("Best regards", True), ("Warmest regards", True), ("Sincerely", True), ("Odile Brandvold", False)],
+)
+def test_a_closing_formula_is_no_person(value: str, dropped: bool) -> None:
+    text = f"We will see him in June.\n\n{value},\nOdile Brandvold, NP"
+    out = build_hygiene().clean(text, [tagged(text, value, PhiType.DOCTOR)])
+    assert (not any(text[s.start : s.end] == value for s in out)) is dropped
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "dropped"),
+    [
+        ("Spiritual history (HOPE) taken; faith is central.", "HOPE", True),
+        ("Depression screen (PHQA) negative today.", "PHQA", True),
+        ("Kit assigned per IXRS, confirmation IXRS-40712.", "IXRS", True),
+        ("Consent witnessed by KTR; copy to chart.", "KTR", False),  # a person's initials
+        ("Seen with Dr. Oyelaran (KTR) on rounds.", "KTR", False),  # initials after a name
+    ],
+)
+def test_an_acronym_of_a_thing_is_no_person(text: str, value: str, dropped: bool) -> None:
+    out = build_hygiene().clean(text, [tagged(text, value, PhiType.DOCTOR)])
+    assert (not any(text[s.start : s.end] == value for s in out)) is dropped
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "dropped"),
+    [
+        ("Interpreter present in person for the visit.", "person", True),  # "Person" is also a surname
+        ("Walks to the church twice a week.", "church", True),
+        ("moved here from boston last year", "boston", False),  # a city in a lower-case note
+        ("message left for mary at home", "mary", False),  # a first name the tagger mistyped: still PHI
+        ("pre-op in suite 4 today", "suite 4", False),  # a number: a room
+    ],
+)
+def test_lower_case_ordinary_words_are_no_place(text: str, value: str, dropped: bool) -> None:
+    out = build_hygiene().clean(text, [tagged(text, value, PhiType.CITY)])
+    assert (out == []) is dropped
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "dropped"),
+    [
+        ("Dupilumab was started for eczema; dupilumab levels n/a.", "Dupilumab", True),
+        ("Ertapenem failed; Daptomycin given since.", "Daptomycin", True),
+        ("Consent signed by April Vinterberg.", "April", False),  # a first name, however drug-like
+        ("Nurse Tassone checked the line.", "Tassone", False),  # a surname
+    ],
+)
+def test_a_drug_is_no_person(text: str, value: str, dropped: bool) -> None:
+    out = build_hygiene().clean(text, [tagged(text, value, PhiType.PATIENT)])
+    assert (not any(s.type is PhiType.PATIENT for s in out)) is dropped
+
+
+def test_a_listed_name_with_a_drug_ending_stays_a_name() -> None:
+    from deid_core.lookalikes import drug_name
+
+    lex = load_lexicons()
+    stems = tuple(lex.cues["drug_stems"])
+    # few names end so ("Kostatin"); the name lists keep them people
+    alike = [n for n in (*lex.first_names, *lex.surnames) if len(n) >= 7 and n.endswith(stems)]
+    assert len(alike) < 5 and not any(drug_name([n.title()], lex) for n in alike)
+
+
+@pytest.mark.parametrize(
+    ("value", "dropped"),
+    [("letter", True), ("kidney donor", True), ("water", True), ("welder", False), ("crane operator", False)],
+)
+def test_an_agent_ending_without_a_job_is_no_profession(value: str, dropped: bool) -> None:
+    text = f"Asked about the {value} today."
+    out = build_hygiene().clean(text, [tagged(text, value, PhiType.PROFESSION)])
+    assert (out == []) is dropped
+
+
+def test_no_listed_occupation_is_a_not_agent() -> None:
+    lex = load_lexicons()
+    assert not {p.split()[-1] for p in lex.professions} & lex.cues["not_agents"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "heading"),
+    [
+        ("HOME INFUSION PHARMACY - NURSING CALL LOG\nCalled pt.", "INFUSION PHARMACY", True),
+        ("PRIMARY CARE VISIT - FOLLOW UP\nSeen.", "PRIMARY CARE", True),
+        ("SPORTS MEDICINE CLINIC\nSeen.", "MEDICINE CLINIC", True),
+        ("SEEN BY OKAFOR CLINIC - NOTE\nSeen.", "OKAFOR CLINIC", False),  # a name no dictionary lists
+    ],
+)
+def test_capital_heading_with_its_first_or_last_words_outside_the_span(text: str, value: str, heading: bool) -> None:
+    start = text.index(value)
+    assert capital_heading(text, start, start + len(value), load_lexicons()) is heading
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "dropped"),
+    [
+        ("Report by Tove Lindqvist, MA, CCC-SLP   ext 4410", "SLP", True),
+        ("Seen by Ines Morrow, PA-C today.", "C", False),  # one letter: no listed credential
+        ("Seen by Anna-Maria Lind today.", "Maria", False),  # a hyphenated first name
+    ],
+)
+def test_a_credential_joined_to_a_credential_is_no_person(text: str, value: str, dropped: bool) -> None:
+    span = tagged(text, value, PhiType.DOCTOR)
+    out = build_hygiene().clean(text, [span])
+    assert (not any(s.start <= span.start and span.end <= s.end for s in out)) is dropped

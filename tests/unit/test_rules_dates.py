@@ -96,3 +96,64 @@ def test_date_look_alikes_not_tagged(text: str) -> None:
 
 def test_invalid_calendar_values_rejected() -> None:
     assert dates("on 13/45/2014 and 2014-13-45") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Holter done 6/4 by cardiology.", "6/4"),
+        ("blood cultures drawn 2/7 x2, no growth", "2/7"),
+        ("Foley removed 5/3 without issue", "5/3"),
+        ("Plan: final dose 4/8, then stop.", "4/8"),
+        ("next dose: 3/5 at the clinic", "3/5"),
+        ("two admissions (4/6 and 11/19) for the same", "4/6"),
+    ],
+)
+def test_cued_single_digit_partial_dates(text: str, expected: str) -> None:
+    assert expected in dates(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "dose 1/2 of the usual",
+        "last dose 1/2 tab at night",
+        "strength 4/5 and 5/5 in the legs",
+        "take 1/2 or 3/4 of a tablet",
+        "pain 3/5 and 6/10 today",
+    ],
+)
+def test_cue_free_fractions_stay_untagged(text: str) -> None:
+    assert not dates(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Former smoker, quit 2004 after his MI.", "2004"),
+        ("Lives alone, widowed 2019.", "2019"),
+        ("Type 2 DM diagnosed 2015, on metformin.", "2015"),
+    ],
+)
+def test_bare_year_after_life_event(text: str, expected: str) -> None:
+    assert expected in dates(text)
+
+
+def test_life_event_before_a_count_is_no_year() -> None:
+    assert not dates("quit 2000 mg of ibuprofen daily")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Pain at discharge 4/10, numbness resolving.", "pain with stairs 7/10 today", "Pain on admission: 8/10."],
+)
+def test_pain_scores_after_a_date_cue_stay_scores(text: str) -> None:
+    assert not dates(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("chest tube pull 3/4 went well", "3/4"), ("drain removal 2/6 at bedside", "2/6"), ("due 3/10 for labs", "3/10")],
+)
+def test_procedure_nouns_date_a_fraction(text: str, expected: str) -> None:
+    assert expected in dates(text)

@@ -128,3 +128,13 @@ def test_a_numbered_road_at_a_sentence_end(text: str, road: str) -> None:
 def test_a_dialysis_chair_is_a_room_and_a_wheelchair_is_not() -> None:
     assert ("11", PhiType.ROOM) in found("Dialysis MWF, chair 11; nephrologist aware.")
     assert not any(t is PhiType.ROOM for _, t in found("Uses a wheelchair 2 days a week. Chair 3 times daily."))
+
+
+@pytest.mark.parametrize(("text", "room"), [("Transferred to bed 314B on 5 North.", "314B"), ("Now bed 1207C, isolation.", "1207C")])
+def test_long_bed_numbers_with_a_bed_letter(text: str, room: str) -> None:
+    assert (room, PhiType.ROOM) in found(text)
+
+
+def test_long_bed_numbers_without_a_letter_are_no_rooms() -> None:
+    # "bed 100" and "bay 250" are more often counts or volumes than beds; a letter after makes it a bed
+    assert found("hospital has bed 100 capacity; bay 250 cars") == set()

@@ -36,3 +36,27 @@ def test_initials_after_a_credential_and_a_column_gap(text: str, initials: str) 
 )
 def test_no_initials_without_credential_gap_and_line_end(text: str) -> None:
     assert not {"im", "ov"} & doctors(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "initials"),
+    [
+        ("Reviewed with the family.\nSigned KTB 02/11/2025 08:40", "KTB"),
+        ("Co-signed by RJ.", "RJ"),
+        ("Plan as above. Initialed PDQ, 14:05", "PDQ"),
+    ],
+)
+def test_initials_after_signed(text: str, initials: str) -> None:
+    assert initials in doctors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Signed MD 02/11/2025 08:40",  # a credential
+        "Signed DNR form on file.",  # a form, followed by a word
+        "signed consent 3 pages",
+    ],
+)
+def test_no_initials_after_signed(text: str) -> None:
+    assert not doctors(text)

@@ -257,3 +257,14 @@ def test_list_punctuation_at_a_span_end_is_no_part_of_it(trimmer) -> None:
     assert pieces(trimmer, text, "; Crawford General Hospital:", PhiType.HOSPITAL) == [
         ("Crawford General Hospital", "HOSPITAL")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "name"),
+    [
+        ("OKONJO-BRANDT, MIRIAM ELISE   71F   DOB 1/2/1953", "OKONJO-BRANDT, MIRIAM ELISE   71F", "OKONJO-BRANDT, MIRIAM ELISE"),
+        ("Vasquez, Tomas      8M      Room 4", "Vasquez, Tomas      8M", "Vasquez, Tomas"),
+    ],
+)
+def test_an_age_and_sex_column_is_cut_off_a_name(trimmer: SpanTrimmer, text: str, value: str, name: str) -> None:
+    assert pieces(trimmer, text, value, PhiType.PATIENT) == [(name, "PATIENT")]

@@ -108,7 +108,9 @@ class PeopleDetector:
                 k += 1
         if k >= view.size or not self._cued_first(toks[k], cue.kind):
             return None
-        if colon and self._sentence_opener(toks[k]):
+        if (colon or view.sentence_start(k)) and self._sentence_opener(toks[k]):
+            # "per mom. Younger brother", "..., MD\nGlad to hear": the cue ends its sentence or line and
+            # the next one opens with a capitalised ordinary word
             return None
         if cue.kind == "title" and toks[i].low not in _DOCTOR_TITLES and toks[k].low in self._cues:
             return None
@@ -188,6 +190,8 @@ class PeopleDetector:
                 continue  # an ordinary word, or a specialty before a clinic's name ("Urology, Crawford")
             if lex.is_word(last.low) and lex.is_word(first.low):
                 continue
+            if last.is_caps and len(last.word) <= 4 and last.low not in lex.surnames:
+                continue  # "panels, VUS, GINA": an initialism in a list, not a surname in capitals
             yield last.start, self._extend(view, i + 2), PhiType.PATIENT, _LEXICON_SCORE, "lexicon=last_first"
 
     # -- token tests ----------------------------------------------------------------------------------

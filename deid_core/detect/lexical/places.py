@@ -39,6 +39,8 @@ _NAME_OPENERS = frozenset({"st", "st.", "saint", "mt", "mount"})
 _SAINT_IN = re.compile(r"(?:St\.?|Saint)\s+")
 _SAINT_BEFORE = re.compile(r"\b(?:St\.?|Saint)\s+$")
 _HEAD_INNER = frozenset({"on", "of", "and", "&", "the", "for"})
+# How far before an airport's code a word of air travel may stand ("flight from BOS to SFO").
+_TRAVEL_REACH = 4
 
 
 class PlacesDetector:
@@ -55,6 +57,10 @@ class PlacesDetector:
         self._organization = _by_last(cues["organization_heads"] | cues["extra_organization_heads"])
         self._org_cues = _by_first(cues["organization_cues"])
         self._ward_tails = cues["ward_tails"]
+        self._airport_names = cues["airport_names"]
+        self._airport_codes = cues["airport_codes"]
+        self._airports = self._airport_names | self._airport_codes
+        self._travel_words = cues["travel_words"]
         self._head_words = frozenset(self._facility) | frozenset(self._organization)
         self._person_titles = cues["titles"] | cues["officer_titles"]
         self._hospitals = _by_first(lexicons.hospitals)
@@ -76,6 +82,7 @@ class PlacesDetector:
             *self._abbreviations(view, found),
             *self._wards(view),
             *self._gazetteer(view),
+            *self._airports_named(view),
         ):
             out.setdefault((start, end), Span(start, end, type_, _SCORE, frozenset({SOURCE}), why))
         return sorted(out.values(), key=lambda s: (s.start, s.end))
@@ -218,6 +225,25 @@ class PlacesDetector:
             if tok.low in lex.cities or tok.low in lex.countries or tok.low in lex.us_states.values():
                 yield tok.start, tok.start + len(tok.word), _place_type(lex, tok.low), "lexicon=place"
                 yield from self._state_code_after(view, i, i + 1, tok.low)
+
+    def _airports_named(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, str]]:
+        """``at O'Hare`` anywhere; ``fly to SFO``: a code in capitals after a word of air travel on its line,
+        at most ``_TRAVEL_REACH`` words before it."""
+        toks = view.at
+        for i in view.where(self._airports):
+            tok = toks[i]
+            if tok.low in self._airport_names:
+                if tok.is_title or tok.is_caps:
+                    yield tok.start, tok.start + len(tok.word), PhiType.LOCATION_OTHER, "lexicon=airport"
+                continue
+            if not tok.is_caps or len(tok.word) != 3:
+                continue
+            for k in range(i - 1, max(-1, i - 1 - _TRAVEL_REACH), -1):
+                if not view.same_line(k):
+                    break
+                if toks[k].low in self._travel_words:
+                    yield tok.start, tok.start + 3, PhiType.LOCATION_OTHER, "lexicon=airport_code"
+                    break
 
     def _state_code_after(self, view: TokenView, i: int, j: int, place: str) -> Iterator[tuple[int, int, PhiType, str]]:
         """``Providence, RI``: a state's postal code after a known city and a comma (alone, ``IN``, ``OR``

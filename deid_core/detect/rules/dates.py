@@ -70,12 +70,17 @@ DATE_CUES = frozenset(
         "discharged", "seen", "visit", "effective", "circa", "around", "approximately", "due", "scheduled",
         "returned", "admission", "discharge", "surgery", "last", "next", "filled", "refilled", "dispensed",
         "note", "notes",
+        # a procedure or draw and the day it happened ("echo done 4/2", "cultures drawn 1/5")
+        "done", "completed", "performed", "drawn", "collected", "placed", "removed", "pulled", "pull",
+        "removal", "placement", "insertion",
     }
 )
 _YEAR_CUES = frozenset(
     {
         "in", "since", "from", "until", "till", "by", "during", "circa", "around", "before", "after", "through",
         "thru", "early", "late", "mid", "born", "dated", "year", "fall", "spring", "summer", "winter", "autumn",
+        # a life event written with its bare year ("quit 2010", "widowed 2019")
+        "quit", "retired", "married", "widowed", "divorced", "emigrated", "immigrated", "diagnosed",
     }
 )
 _SEASONS = ("spring", "summer", "fall", "autumn", "winter")
@@ -113,8 +118,15 @@ def line_start(text: str, pos: int) -> bool:
 _TEST_NAME_BEFORE = re.compile(r"\b[A-Z][A-Za-z]*[A-Z](?:-[A-Z0-9]{1,3}|\d{1,2})\)?[ \t:=]*$")
 # A month/day fraction and a list joint right before a value ("4/1 and ", "3/2, ").
 _LIST_BEFORE = re.compile(r"(?<![\w/.\-])\d{1,2}/\d{1,2}(?:\s*,\s*|\s+(?:and|or|&)\s+)$")
+# A dose named by its place in a course ("last dose 1/6", "next dose: 2/3") is dated, although "dose" alone
+# is a cue for an amount ("dose 1/2").
+_DOSE_DATE_BEFORE = re.compile(r"\b(?i:last|next|first|final)\s+doses?[\s:]*$")
+# A fraction listed right before a date with a two-digit part ("(2/8 and 7/30)") is a date of the list.
+_LIST_AFTER = re.compile(r"(?:\s*,\s*|\s+(?:and|or|&)\s+)(?P<m>\d{1,2})/(?P<d>\d{1,2})(?![\w/]|[.\-]\d)")
 # Scores out of ten as a range ("from 6/10 to 2/10"): both ends are scores.
 _TEN_RANGE_AFTER = re.compile(r"\s+(?:to|->|-)\s*\d{1,2}/10\b")
+# "pain" then at most three words in the same clause before a score out of ten ("pain with walking 6/10").
+_PAIN_BEFORE = re.compile(r"\b(?i:pain)(?:[ \t]+[A-Za-z]+){0,3}[ \t:=]*$")
 _TEN_RANGE_BEFORE = re.compile(r"\b\d{1,2}/10\s*(?:to|->|-)\s+$")
 
 
@@ -125,13 +137,29 @@ def _listed_after_cued_date(text: str, start: int) -> bool:
     return prev is not None and preceded_by(text, prev.start(), DATE_CUES, hops=0)
 
 
+def _listed_before_date(text: str, end: int) -> bool:
+    """``(2/8 and 7/30)``: the fraction is joined to a plausible month/day with a two-digit part, which a
+    fraction or score list ("1/2 or 3/4") does not have."""
+    nxt = _LIST_AFTER.match(text, end)
+    if nxt is None or len(nxt["m"]) + len(nxt["d"]) < 3 or nxt["d"] == "10":
+        return False
+    return _plausible_md(int(nxt["m"]), int(nxt["d"])) and not followed_by_unit(text, nxt.end())
+
+
+def _dated_dose(text: str, start: int) -> bool:
+    return _DOSE_DATE_BEFORE.search(text, max(0, start - 24), start) is not None
+
+
 def _score(text: str, m: re.Match[str]) -> bool:
-    """A partial date that is a score: after a named test (``AUDIT-C 1/12``) or one end of a range of
-    scores out of ten (``from 6/10 to 2/10``)."""
+    """A partial date that is a score: after a named test (``AUDIT-C 1/12``), one end of a range of
+    scores out of ten (``from 6/10 to 2/10``), or out of ten a few words after "pain" in its clause
+    (``pain at discharge 3/10``: the date cue there names when the pain was rated)."""
     if _TEST_NAME_BEFORE.search(text, max(0, m.start() - 16), m.start()):
         return True
     return m["d"] == "10" and (
-        _TEN_RANGE_AFTER.match(text, m.end()) is not None or _TEN_RANGE_BEFORE.search(text, max(0, m.start() - 12), m.start()) is not None
+        _TEN_RANGE_AFTER.match(text, m.end()) is not None
+        or _TEN_RANGE_BEFORE.search(text, max(0, m.start() - 12), m.start()) is not None
+        or _PAIN_BEFORE.search(text, max(0, m.start() - 30), m.start()) is not None
     )
 
 
@@ -165,17 +193,19 @@ def _valid_partial(text: str, m: re.Match[str]) -> bool:
     month_s, day_s = m["m"], m["d"]
     if not _plausible_md(int(month_s), int(day_s)):
         return False
-    if preceded_by(text, m.start(), NOT_DATE_BEFORE):
+    dose = _dated_dose(text, m.start())
+    if not dose and preceded_by(text, m.start(), NOT_DATE_BEFORE):
         return False
     if followed_by_unit(text, m.end()) or next_word(text, m.end()) in NOT_DATE_AFTER or _score(text, m):
         return False
+    cued = dose or preceded_by(text, m.start(), DATE_CUES, hops=0)
     if len(month_s) == 1 and len(day_s) == 1:
         # "3/4", "2/3", "5/5" are usually fractions or grades; only a date cue makes them dates, or a
-        # cued date that it follows in a list ("notes 4/1 and 4/2").
-        return preceded_by(text, m.start(), DATE_CUES, hops=0) or _listed_after_cued_date(text, m.start())
+        # cued date that it follows in a list ("notes 4/1 and 4/2"), or a date it precedes in one.
+        return cued or _listed_after_cued_date(text, m.start()) or _listed_before_date(text, m.end())
     if day_s == "10":
         # "6/10" is a pain score unless a date cue precedes it or it opens a line ("9/10 - PTT 57").
-        return preceded_by(text, m.start(), DATE_CUES, hops=0) or line_start(text, m.start())
+        return cued or line_start(text, m.start())
     return True
 
 

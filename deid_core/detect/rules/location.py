@@ -143,10 +143,11 @@ def location_patterns() -> list[Pattern]:
         ),
         Pattern(
             "room_bed",
-            # "bed 12B", "bed 4-12" (room 4, bed 12), an emergency department's "bay 3", a dialysis or
+            # "bed 12B", "bed 4-12" (room 4, bed 12), "bed 208A" (three or four digits need the bed letter),
+            # an emergency department's "bay 3", a dialysis or
             # infusion "chair 11" ("wheelchair" never matches: the word must start there).
             # A full stop may end the sentence after it ("bed 4-12."); a dot before a digit is a decimal.
-            r"\b(?:bed|bay|chair)[ \t]*(?:\#|no\.?)?[ \t]*(?P<room>\d{1,2}[A-Z]?(?:-\d{1,2}[A-Z]?)?)(?![\w\-/]|\.\d)",
+            r"\b(?:bed|bay|chair)[ \t]*(?:\#|no\.?)?[ \t]*(?P<room>\d{1,2}[A-Z]?(?:-\d{1,2}[A-Z]?)?|\d{3,4}[A-Z])(?![\w\-/]|\.\d)",
             PhiType.ROOM, score=0.6, group="room", validate=_a_bed, gate=("bed", "bay", "chair"),
         ),
     ]

@@ -8,6 +8,8 @@ ends a signature (``Ada Quist, RN      aq``).
 
 from __future__ import annotations
 
+import re
+
 from deid_core.detect.base import Pattern
 from schemas import PhiType
 
@@ -59,6 +61,19 @@ def signoff_patterns() -> list[Pattern]:
             group=1,
             flags=0,
             gate=("   ", "\t"),
+        ),
+        # Initials in capitals right after "Signed" / "Co-signed by" with no colon, before the date, the
+        # time or the end of the phrase ("Signed JRK 03/02/2024 14:10"); not a credential ("Signed MD").
+        Pattern(
+            "signoff_signed_initials",
+            r"\b(?:[Ss]igned|SIGNED|[Cc]o-?signed|[Ii]nitialed)(?:[ \t]+by)?[ \t]+"
+            r"(?!(?:MD|DO|RN|NP|PA|DR|MR|MS|LPN|APRN|CNM|CRNA|PT|OT|EMT|ATC|SLP)\b)([A-Z]{2,3})"
+            r"(?=[ \t]*(?:[.;,]|$|[ \t]\d))",
+            PhiType.DOCTOR,
+            score=0.75,
+            group=1,
+            flags=re.MULTILINE,
+            gate=("signed", "initialed"),
         ),
         Pattern(
             "signoff_signed",
