@@ -63,7 +63,7 @@ from deid_core.after_names import spans_after_names
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
 from deid_core.lexicon import MEDICAL_SUFFIXES, Lexicons, load_lexicons
-from deid_core.lookalikes import capital_heading, instrument_eponym
+from deid_core.lookalikes import capital_heading, instrument_eponym, item_label
 from deid_core.shapes import impossible, no_address
 from deid_core.trim import SpanTrimmer, initialism, trimmable
 from deid_core.trim_contacts import LONG_NUMBER
@@ -232,6 +232,8 @@ class SpanHygiene:
                 return True  # "mother-in-<law>"
             if lowercase_words and not any(lex.is_name(w) or len(w) < 4 for w in words):
                 return True  # "stimulator"; not "jack hooper" (a flowsheet) nor "-- no" (initials)
+            if span.type in _PERSON and item_label(text, span.start, span.end, lex):
+                return True  # "B. Left axillary node": a list item's label, a sibling "A." or "C." beside it
             if span.type in _PERSON and _SEX_OR_SHORTHAND.search(text, max(0, span.start - 3), span.end) and len(value.strip()) == 1:
                 return True  # "62 M" (a sex after an age), "f/u" (shorthand): one letter, no initial
             if span.type in _PERSON and self._no_name_words(words):

@@ -7,7 +7,7 @@ import pytest
 
 from deid_core.hygiene import build_hygiene
 from deid_core.lexicon import load_lexicons
-from deid_core.lookalikes import capital_heading, car_model, model_year
+from deid_core.lookalikes import capital_heading, car_model, item_label, model_year
 from schemas import PhiType, Span
 
 
@@ -93,3 +93,21 @@ def test_a_first_name_before_a_denomination_is_no_person() -> None:
     text = "A 70 y/o Roman Catholic widow; her nephew Roman visits."
     assert [s.start for s in build_lexicon_detector().detect(EnrichedNote("n", text)) if text[s.start : s.end] == "Roman"] == [text.rindex("Roman")]
     assert build_hygiene().clean(text, [tagged(text, "Roman", PhiType.PATIENT)]) == []
+
+
+_PARTS = "SPECIMENS\nA. Right breast, lumpectomy.\nB. Left axillary node.\nC. Deep margin.\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "label"),
+    [
+        (_PARTS, "B. Left", True),  # a report's parts: "A." and "C." beside it
+        (_PARTS, "C.", True),
+        ("Part A. Right breast.\nB. One node, negative.\n", "B. One", False),  # no sibling label opens a line
+        ("Covering today:\nJ. Smith, MD\n", "J. Smith", False),  # a name opening a line
+        ("A. Skin.\nB. Okonkwo-Reyes reviewed it.\n", "B. Okonkwo", False),  # no ordinary word after the letter
+    ],
+)
+def test_item_label(text: str, value: str, label: bool) -> None:
+    start = text.index(value)
+    assert item_label(text, start, start + len(value), load_lexicons()) is label
