@@ -16,6 +16,7 @@ from deid_core.detect.rules.dates import date_patterns
 from deid_core.detect.rules.ids import id_patterns
 from deid_core.detect.rules.location import location_patterns
 from deid_core.detect.rules.obfuscated import obfuscated_patterns
+from deid_core.detect.rules.rooms import room_patterns
 from deid_core.detect.rules.signoffs import signoff_patterns
 from deid_core.detect.rules.staff_initials import staff_initial_patterns
 from schemas import EnrichedNote, Span
@@ -27,7 +28,7 @@ def rule_patterns() -> list[Pattern]:
     """Every rule pattern, grouped by family (dates, ages, contact/SSN, spelled-out contacts, IDs, locations)."""
     return [
         *date_patterns(), *age_patterns(), *contact_patterns(), *obfuscated_patterns(), *id_patterns(), *location_patterns(),
-        *signoff_patterns(), *staff_initial_patterns(),
+        *signoff_patterns(), *staff_initial_patterns(), *room_patterns(),
     ]
 
 
