@@ -62,6 +62,7 @@ from operator import itemgetter
 from deid_core.after_names import spans_after_names
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
+from deid_core.generic_facilities import generic_facility, generic_words
 from deid_core.lexicon import MEDICAL_SUFFIXES, Lexicons, load_lexicons
 from deid_core.lookalikes import capital_heading, instrument_eponym, item_label
 from deid_core.shapes import impossible, no_address
@@ -70,6 +71,7 @@ from deid_core.trim_contacts import LONG_NUMBER
 from schemas import TAXONOMY, PhiCategory, PhiType, Span
 
 _TAGGER = "tagger"
+_FACILITY = frozenset({PhiType.HOSPITAL, PhiType.ORGANIZATION})
 _NUMERIC_DAY_MONTH = re.compile(r"\d{1,2}/\d{1,2}")
 # One or two spaces: a tab or a wider run is a column gap, and the word beyond it the next field's label
 # ("CASTELLANOS, IMANI      Grade 7"), not the rest of the name.
@@ -140,6 +142,7 @@ class SpanHygiene:
     _trimmer: SpanTrimmer = field(init=False, repr=False, compare=False)
     _particle_head: re.Pattern[str] = field(init=False, repr=False, compare=False)
     _never_spread: frozenset[str] = field(init=False, repr=False, compare=False)
+    _generic_facility: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Built once: the last words of the listed occupations ("clerk" of "shipping clerk"), and the
@@ -151,6 +154,7 @@ class SpanHygiene:
         object.__setattr__(self, "_trimmer", SpanTrimmer(self.lexicons))
         object.__setattr__(self, "_particle_head", _particle_head(cues["titles"]))
         object.__setattr__(self, "_never_spread", cues["function_words"] | cues["languages"])
+        object.__setattr__(self, "_generic_facility", generic_words(self.lexicons))
 
     def clean(self, text: str, spans: Sequence[Span]) -> list[Span]:
         out: list[Span] = []
@@ -220,6 +224,8 @@ class SpanHygiene:
         if category in {PhiCategory.NAME, PhiCategory.LOCATION} and words:
             if capital_heading(text, span.start, span.end, lex):
                 return True  # "LABOR & DELIVERY - ADMISSION NOTE": a heading
+            if span.type in _FACILITY and generic_facility(value, self._generic_facility):
+                return True  # "ALLERGY & IMMUNOLOGY CLINIC", "Preadmission Testing Center": a kind of service
             if instrument_eponym(value, lex) and not preceded_by(text, span.start, lex.cues["titles"], hops=0):
                 return True  # "IOP by Goldmann", "Modified Ashworth 1"; not "Dr. Tinel"
             if category is PhiCategory.NAME or span.type is PhiType.ORGANIZATION:
