@@ -60,6 +60,7 @@ from itertools import accumulate
 from operator import itemgetter
 
 from deid_core.after_names import spans_after_names
+from deid_core.date_lookalikes import not_a_date
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
 from deid_core.generic_facilities import generic_facility, generic_words
@@ -251,6 +252,8 @@ class SpanHygiene:
             or preceded_by(text, span.start, lex.cues["code_systems"], hops=0)
         ):
             return True  # "CPT 22630", "ICD-10 M43.16": a billing or terminology code
+        if span.type is PhiType.DATE and not_a_date(text, span.start, span.end, lex.cues["hour_range_cues"]):
+            return True  # "24/7", "0/7/21 days", "daily 8-10"
         if span.type is PhiType.DATE and _NUMERIC_DAY_MONTH.fullmatch(value):
             if value.endswith("/10") and not preceded_by(text, span.start, DATE_CUES, hops=0) and not line_start(text, span.start):
                 return True  # "6/10": a score out of ten unless a date cue says otherwise
