@@ -1,0 +1,40 @@
+"""Role words beside a name are who the person is to the patient, not an occupation (lexical/professions.py).
+Examples invented for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_core.detect.lexical import build_lexicon_detector
+from schemas import EnrichedNote, PhiType
+
+
+def professions(text: str) -> set[str]:
+    spans = build_lexicon_detector().detect(EnrichedNote("t", text))
+    return {text[s.start : s.end] for s in spans if s.type is PhiType.PROFESSION}
+
+
+@pytest.mark.parametrize(
+    ("text", "role"),
+    [
+        ("The report was taken by Detective Marisol Quayle of the county.", "Detective"),
+        ("Papers signed by the guardian, Attorney Felix Brandt; copy in chart.", "Attorney"),
+        ("Our paralegal, Ingrid Solberg, will call the family.", "paralegal"),
+        ("Rails to be fitted by his handyman Tobiah next week.", "handyman"),
+        ('Neighbor knows him as "Gus, the roofer."', "roofer"),
+    ],
+)
+def test_a_role_beside_a_name_is_no_profession(text: str, role: str) -> None:
+    assert role not in professions(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "job"),
+    [
+        ("He is a retired paralegal and lives alone.", "paralegal"),
+        ("Worked as a roofer, Halvard says, until his fall.", "roofer"),  # a cue before it
+        ("Paralegal. Ingrid Solberg is the contact.", "Paralegal"),  # a sentence ends between them
+    ],
+)
+def test_an_occupation_away_from_a_name_stays(text: str, job: str) -> None:
+    assert job in professions(text)
