@@ -21,6 +21,7 @@ from deid_core.detect.rules.rooms import room_patterns
 from deid_core.detect.rules.signoffs import signoff_patterns
 from deid_core.detect.rules.staff_initials import staff_initial_patterns
 from deid_core.detect.rules.state_after_town import state_after_town_patterns
+from deid_core.detect.rules.work_phrases import work_phrase_patterns
 from schemas import EnrichedNote, Span
 
 RULES_SOURCE = "rules"
@@ -31,7 +32,7 @@ def rule_patterns() -> list[Pattern]:
     return [
         *date_patterns(), *age_patterns(), *contact_patterns(), *obfuscated_patterns(), *id_patterns(), *location_patterns(),
         *signoff_patterns(), *staff_initial_patterns(), *room_patterns(), *event_date_patterns(),
-        *state_after_town_patterns(),
+        *state_after_town_patterns(), *work_phrase_patterns(),
     ]
 
 
