@@ -281,6 +281,8 @@ class SpanHygiene:
     def _job_head(self, word: str) -> bool:
         low = word.lower()
         singular = low[:-1] if low.endswith("s") else low  # "welders", "bus drivers"
+        if low in self.lexicons.cues["not_agent_nouns"]:
+            return False  # "with a mirror", "a walker": a thing, though it ends like an agent noun
         return any(w in self._profession_heads or w.endswith(_AGENT_ENDINGS) for w in (low, singular))
 
     def _name_or_firm(self, word: str) -> bool:

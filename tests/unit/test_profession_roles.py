@@ -1,4 +1,5 @@
-"""Role words beside a name are who the person is to the patient, not an occupation (lexical/professions.py).
+"""Role words beside a name are who the person is to the patient, not an occupation (lexical/professions.py);
+things that end like an agent noun are no occupation (hygiene).
 Examples invented for these tests."""
 
 from __future__ import annotations
@@ -6,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from deid_core.detect.lexical import build_lexicon_detector
-from schemas import EnrichedNote, PhiType
+from deid_core.hygiene import build_hygiene
+from schemas import EnrichedNote, PhiType, Span
 
 
 def professions(text: str) -> set[str]:
@@ -38,3 +40,18 @@ def test_a_role_beside_a_name_is_no_profession(text: str, role: str) -> None:
 )
 def test_an_occupation_away_from_a_name_stays(text: str, job: str) -> None:
     assert job in professions(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "kept"),
+    [
+        ("Checks the soles of her feet with a mirror daily.", "mirror", False),  # a thing ending in -or
+        ("Uses a walker at home.", "walker", False),
+        ("He is a surveyor for the county.", "surveyor", True),
+    ],
+)
+def test_tagger_occupation_that_is_a_thing(text: str, value: str, kept: bool) -> None:
+    start = text.index(value)
+    span = Span(start, start + len(value), PhiType.PROFESSION, 0.9, frozenset({"tagger"}), "t")
+    out = build_hygiene().clean(text, [span])
+    assert any(text[s.start : s.end] == value for s in out) is kept
