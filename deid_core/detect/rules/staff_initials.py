@@ -50,6 +50,10 @@ def _typist_pair(text: str, m: re.Match[str]) -> bool:
     a, b = m.group("a"), m.group("b")
     if not (_one_case(a) and _one_case(b)) or _not_initials(a) or _not_initials(b):
         return False
+    if a.isupper() and b.isupper() and "/" in m.group(0).replace(" / ", ""):
+        return False  # "AST/ALT", "CBC/LFT": paired tests; two people's capitals are spaced ("DW / OF")
+    if a.islower() and b.isupper():
+        return False  # the typist's initials come second, in lower case
     lex = load_lexicons()
     return not (lex.is_word(a) and lex.is_word(b))  # "yes/no": a choice, not two people
 
