@@ -64,16 +64,19 @@ from itertools import accumulate
 from operator import itemgetter
 
 from deid_core.after_names import spans_after_names
+from deid_core.date_lookalikes import not_a_date
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
+from deid_core.generic_facilities import generic_facility, generic_words
 from deid_core.lexicon import MEDICAL_SUFFIXES, Lexicons, load_lexicons
-from deid_core.lookalikes import capital_heading, device_name, drug_name, instrument_eponym
+from deid_core.lookalikes import capital_heading, device_name, drug_name, instrument_eponym, item_label
 from deid_core.shapes import impossible, no_address
 from deid_core.trim import SpanTrimmer, initialism, trimmable
 from deid_core.trim_contacts import LONG_NUMBER
 from schemas import TAXONOMY, PhiCategory, PhiType, Span
 
 _TAGGER = "tagger"
+_FACILITY = frozenset({PhiType.HOSPITAL, PhiType.ORGANIZATION})
 _NUMERIC_DAY_MONTH = re.compile(r"\d{1,2}/\d{1,2}")
 # One or two spaces: a tab or a wider run is a column gap, and the word beyond it the next field's label
 # ("CASTELLANOS, IMANI      Grade 7"), not the rest of the name.
@@ -149,6 +152,7 @@ class SpanHygiene:
     _trimmer: SpanTrimmer = field(init=False, repr=False, compare=False)
     _particle_head: re.Pattern[str] = field(init=False, repr=False, compare=False)
     _never_spread: frozenset[str] = field(init=False, repr=False, compare=False)
+    _generic_facility: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Built once: the last words of the listed occupations ("clerk" of "shipping clerk"), and the
@@ -160,6 +164,7 @@ class SpanHygiene:
         object.__setattr__(self, "_trimmer", SpanTrimmer(self.lexicons))
         object.__setattr__(self, "_particle_head", _particle_head(cues["titles"]))
         object.__setattr__(self, "_never_spread", cues["function_words"] | cues["languages"])
+        object.__setattr__(self, "_generic_facility", generic_words(self.lexicons))
 
     def clean(self, text: str, spans: Sequence[Span]) -> list[Span]:
         out: list[Span] = []
@@ -231,6 +236,8 @@ class SpanHygiene:
         if category in {PhiCategory.NAME, PhiCategory.LOCATION} and words:
             if capital_heading(text, span.start, span.end, lex):
                 return True  # "LABOR & DELIVERY - ADMISSION NOTE": a heading
+            if span.type in _FACILITY and generic_facility(value, self._generic_facility):
+                return True  # "ALLERGY & IMMUNOLOGY CLINIC", "Preadmission Testing Center": a kind of service
             if instrument_eponym(value, lex) and not preceded_by(text, span.start, lex.cues["titles"], hops=0):
                 return True  # "IOP by Goldmann", "Modified Ashworth 1"; not "Dr. Tinel"
             if device_name(words, lex):
@@ -251,6 +258,8 @@ class SpanHygiene:
                     and not any(c.isdigit() for c in value)):
                 # "in person": a surname's spelling makes no ordinary word a place; "suite 2" is a room
                 return True
+            if span.type in _PERSON and item_label(text, span.start, span.end, lex):
+                return True  # "B. Left axillary node": a list item's label, a sibling "A." or "C." beside it
             if span.type in _PERSON and _SEX_OR_SHORTHAND.search(text, max(0, span.start - 3), span.end) and len(value.strip()) == 1:
                 return True  # "62 M" (a sex after an age), "f/u" (shorthand): one letter, no initial
             if span.type in _PERSON and _acronym_of_a_thing(text, span.start, span.end):
@@ -266,6 +275,8 @@ class SpanHygiene:
             or preceded_by(text, span.start, lex.cues["code_systems"], hops=0)
         ):
             return True  # "CPT 22630", "ICD-10 M43.16": a billing or terminology code
+        if span.type is PhiType.DATE and not_a_date(text, span.start, span.end, lex.cues["hour_range_cues"]):
+            return True  # "24/7", "0/7/21 days", "daily 8-10"
         if span.type is PhiType.DATE and _NUMERIC_DAY_MONTH.fullmatch(value):
             if value.endswith("/10") and not preceded_by(text, span.start, DATE_CUES, hops=0) and not line_start(text, span.start):
                 return True  # "6/10": a score out of ten unless a date cue says otherwise

@@ -90,3 +90,23 @@ def capital_heading(text: str, start: int, end: int, lexicons: Lexicons) -> bool
 def model_year(value: str) -> re.Match[str] | None:
     """The model year of a car (``2016`` of ``2016 Honda Civic``): a date, while the car is not PHI."""
     return _YEAR.match(value) if car_model(value) else None
+
+
+_ITEM_LABEL = re.compile(r"([A-Z])\.(?:[ \t]+[A-Za-z]+)?")
+_WORD_AFTER = re.compile(r"[ \t]*([A-Za-z]+)")
+
+
+def item_label(text: str, start: int, end: int, lexicons: Lexicons) -> bool:
+    """A list item's label read as an initial (``B. Left axillary sentinel node``, ``C.`` of a pathology
+    report's parts): one capital and a period opening the line, an ordinary word after it, and a line
+    with the letter before or after it as a label too (``A. ...``). ``J. Smith`` opening a line is a
+    name: no ``I.`` or ``K.`` line beside it."""
+    m = _ITEM_LABEL.fullmatch(text, start, end)
+    if m is None or text[text.rfind("\n", 0, start) + 1 : start].strip(" \t"):
+        return False
+    after = _WORD_AFTER.match(text, start + 2)
+    if after is None or not lexicons.is_word(after.group(1)):
+        return False
+    letter = ord(m.group(1))
+    siblings = "".join(chr(c) for c in (letter - 1, letter + 1) if ord("A") <= c <= ord("Z"))
+    return re.search(rf"(?m)^[ \t]*[{siblings}]\.[ \t]", text) is not None

@@ -149,9 +149,19 @@ def _hospitals() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(names), frozenset(abbreviations)
 
 
+# cues.yaml, then smaller files of cues for one family of rules each; a key may be defined once only.
+_CUE_FILES = ("cues.yaml", "staff_marks.yaml", "rooms.yaml", "generic_facilities.yaml", "event_dates.yaml", "state_codes.yaml", "work_phrases.yaml")
+
+
 def _cues() -> Mapping[str, frozenset[str]]:
-    raw = yamldata.safe_load((resources.files(__package__) / _DATA / "cues.yaml").read_text(encoding="utf-8"))
-    return MappingProxyType({key: frozenset(str(w).lower() for w in words) for key, words in raw.items()})
+    merged: dict[str, frozenset[str]] = {}
+    for name in _CUE_FILES:
+        raw = yamldata.safe_load((resources.files(__package__) / _DATA / name).read_text(encoding="utf-8"))
+        for key, words in raw.items():
+            if key in merged:
+                raise ValueError(f"cue list {key!r} defined twice ({name})")
+            merged[key] = frozenset(str(w).lower() for w in words)
+    return MappingProxyType(merged)
 
 
 @cache

@@ -7,7 +7,7 @@ import pytest
 
 from deid_core.hygiene import build_hygiene
 from deid_core.lexicon import load_lexicons
-from deid_core.lookalikes import capital_heading, car_model, model_year
+from deid_core.lookalikes import capital_heading, car_model, item_label, model_year
 from schemas import PhiType, Span
 
 
@@ -221,3 +221,21 @@ def test_a_credential_joined_to_a_credential_is_no_person(text: str, value: str,
     span = tagged(text, value, PhiType.DOCTOR)
     out = build_hygiene().clean(text, [span])
     assert (not any(s.start <= span.start and span.end <= s.end for s in out)) is dropped
+
+
+_PARTS = "SPECIMENS\nA. Right breast, lumpectomy.\nB. Left axillary node.\nC. Deep margin.\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "label"),
+    [
+        (_PARTS, "B. Left", True),  # a report's parts: "A." and "C." beside it
+        (_PARTS, "C.", True),
+        ("Part A. Right breast.\nB. One node, negative.\n", "B. One", False),  # no sibling label opens a line
+        ("Covering today:\nJ. Smith, MD\n", "J. Smith", False),  # a name opening a line
+        ("A. Skin.\nB. Okonkwo-Reyes reviewed it.\n", "B. Okonkwo", False),  # no ordinary word after the letter
+    ],
+)
+def test_item_label(text: str, value: str, label: bool) -> None:
+    start = text.index(value)
+    assert item_label(text, start, start + len(value), load_lexicons()) is label

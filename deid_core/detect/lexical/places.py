@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterator
 
 from deid_core.detect.lexical.tokens import Token, TokenView
+from deid_core.generic_facilities import generic_facility, generic_words
 from deid_core.lexicon import Lexicons
 from deid_core.textfold import fold_accents
 from schemas import EnrichedNote, PhiType, Span
@@ -62,6 +63,7 @@ class PlacesDetector:
         self._airports = self._airport_names | self._airport_codes
         self._travel_words = cues["travel_words"]
         self._head_words = frozenset(self._facility) | frozenset(self._organization)
+        self._generic = generic_words(lexicons)
         self._person_titles = cues["titles"] | cues["officer_titles"]
         self._hospitals = _by_first(lexicons.hospitals)
         # Lower-case forms that a capitalised token must have for the per-token tests to look further.
@@ -120,6 +122,8 @@ class PlacesDetector:
                 first = self._name_before(view, head_start)
                 if first is None:
                     continue
+                if generic_facility(view.text[toks[first].start : tok.start + len(tok.word)], self._generic):
+                    break  # "OUTPATIENT CLINIC", "Diabetic Foot Clinic": a kind of service, no one place
                 yield toks[first].start, tok.start + len(tok.word), type_, f"lexicon=head:{type_.value.lower()}"
                 break
 

@@ -27,6 +27,11 @@ _ARTICLES = frozenset({"a", "an"})
 _SKIP = frozenset({"a", "an", "the", "part-time", "full-time", "retired", "former", "self-employed", "night", "school"})
 
 
+def _close(view: TokenView, i: int) -> bool:
+    """Token ``i + 1`` follows token ``i`` with at most one space: the same phrase."""
+    return view.gap(i) in ("", " ")
+
+
 class ProfessionDetector:
     name = SOURCE
 
@@ -36,6 +41,7 @@ class ProfessionDetector:
             words = tuple(p.split())
             table.setdefault(words[0], []).append(words)
         self._table = {k: sorted(v, key=len, reverse=True) for k, v in table.items()}
+        self._lex = lexicons
         self._function = lexicons.cues["function_words"]
         self._ambiguous = frozenset(tuple(p.split()) for p in lexicons.cues["ambiguous_professions"])
         # "Ex-librarian", "ex-Marine": the prefix is part of the token.
@@ -49,6 +55,24 @@ class ProfessionDetector:
         word, lead = toks[i - 1], toks[i - 2]
         return (word.is_lower and word.word.isalpha() and word.low not in _SKIP and word.low not in _CUES
                 and word.low not in _WEAK_CUES and word.low not in self._function and lead.low in _SKIP)
+
+    def _a_name(self, tok: Token) -> bool:
+        return tok.is_title and (self._lex.is_name(tok.low) or not self._lex.is_word(tok.low))
+
+    def _beside_a_name(self, view: TokenView, first: int, end: int) -> bool:
+        """A role word right before a name, as a title or in apposition (``Attorney Jonah Ashby``, ``his
+        handyman Dario``, ``our paralegal, Mehreen``), or after one (``Rick, the roofer``): the guideline
+        reads it as who the person is to the patient, not their occupation."""
+        toks = view.at
+        count = len(view.lows)  # view.at builds tokens lazily: its length is not the note's
+        j = end
+        if j < count and toks[j].text == "," and _close(view, j - 1):
+            j += 1
+        # "Paralegal. Ingrid Solberg is...": a sentence ends between them.
+        if j < count and not toks[end - 1].text.endswith(".") and _close(view, j - 1) and self._a_name(toks[j]):
+            return True
+        return (first >= 3 and toks[first - 1].low == "the" and toks[first - 2].text == ","
+                and _close(view, first - 3) and _close(view, first - 2) and self._a_name(toks[first - 3]))
 
     def detect(self, note: EnrichedNote) -> list[Span]:
         return self.spans(TokenView(note.text)) if note.text else []
@@ -76,6 +100,9 @@ class ProfessionDetector:
             # article or a _SKIP word belongs to the occupation, and the cues are read before it.
             m = i - 1 if not prefixed and self._modifier(toks, i) else i
             if prefixed or match not in self._ambiguous:
+                if self._beside_a_name(view, m, i + n) and not any(w in _CUES for w in view.lows[max(0, m - _LOOKBACK) : m]):
+                    done = i + n
+                    continue  # "Detective Aurora Lund", "our paralegal, Mehreen", "Rick, the roofer": a role
                 last = toks[i + n - 1]
                 start = toks[m].start + (3 if prefixed else 0)
                 yield start, last.start + len(last.word)

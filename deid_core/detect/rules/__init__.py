@@ -13,10 +13,15 @@ from deid_core.detect.base import Detector, Pattern, PatternDetector
 from deid_core.detect.rules.ages import age_patterns, age_value
 from deid_core.detect.rules.contact import contact_patterns
 from deid_core.detect.rules.dates import date_patterns
+from deid_core.detect.rules.event_dates import event_date_patterns
 from deid_core.detect.rules.ids import id_patterns
 from deid_core.detect.rules.location import location_patterns
 from deid_core.detect.rules.obfuscated import obfuscated_patterns
+from deid_core.detect.rules.rooms import room_patterns
 from deid_core.detect.rules.signoffs import signoff_patterns
+from deid_core.detect.rules.staff_initials import staff_initial_patterns
+from deid_core.detect.rules.state_after_town import state_after_town_patterns
+from deid_core.detect.rules.work_phrases import work_phrase_patterns
 from schemas import EnrichedNote, Span
 
 RULES_SOURCE = "rules"
@@ -26,7 +31,8 @@ def rule_patterns() -> list[Pattern]:
     """Every rule pattern, grouped by family (dates, ages, contact/SSN, spelled-out contacts, IDs, locations)."""
     return [
         *date_patterns(), *age_patterns(), *contact_patterns(), *obfuscated_patterns(), *id_patterns(), *location_patterns(),
-        *signoff_patterns(),
+        *signoff_patterns(), *staff_initial_patterns(), *room_patterns(), *event_date_patterns(),
+        *state_after_town_patterns(), *work_phrase_patterns(),
     ]
 
 

@@ -1,0 +1,98 @@
+"""Rooms that ``room_number`` and ``room_bed`` (rules/location.py) miss: a room's own name, a dental
+operatory, an operating room's number and a bed or bay whose number starts with a letter.
+
+* **Named rooms** (``Family Room C``, ``Conference Room 6B``, ``Mohs Suite B``, ``Kessler Conference
+  Room``, ``Lakeview Lounge``): capitalised words before a room head. It names one room when a number or
+  letter follows the head or a word before it is no ordinary word; ``the Family Room`` and ``Waiting
+  Room`` name a kind of room, and ``Suite 200`` after a street is part of an address (no capitalised
+  word before the head, or more than two digits).
+* **Operatories and operating rooms** (``op 4``, ``OR 7``): not a day after surgery (``post op 4``),
+  a duration (``op 4 days``), an odds ratio (``OR 3, 95% CI``) nor a line in capitals.
+* **Lettered beds** (``bed R-7``, ``bay T4``, ``cell D-217``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from deid_core.detect.base import Pattern
+from deid_core.lexicon import load_lexicons
+from schemas import PhiType
+
+_WORD = re.compile(r"[A-Za-z'’\-]+")
+_NEXT_WORD = re.compile(r"[ \t,]*([A-Za-z%]+)")
+_INTERVAL = re.compile(r"%|\bCI\b")
+_PREV_WORD = re.compile(r"([\w/]+)[ \t\-]*$")
+
+
+@cache
+def _cues() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    cues = load_lexicons().cues
+    return cues["room_heads"], cues["not_room_before"], cues["not_room_after"]
+
+
+def _named_room_span(text: str, m: re.Match[str]) -> tuple[int, int] | None:
+    lex = load_lexicons()
+    openers = lex.cues["not_room_openers"]
+    words = list(_WORD.finditer(text, m.start(), m.start("head")))
+    while words and words[0].group().lower() in openers:
+        words.pop(0)  # "the Lakeview Lounge", "In Procedure Room 2"
+    if not words:
+        return None
+    numbered = m.group("id") is not None
+    if not numbered and all(lex.is_word(w.group()) for w in words):
+        return None  # "Family Room", "Waiting Room": a kind of room
+    return words[0].start(), m.end()
+
+
+def _not_day_or_count(text: str, m: re.Match[str]) -> bool:
+    _, before, after = _cues()
+    prev = _PREV_WORD.search(text, max(0, m.start() - 12), m.start())
+    if prev is not None and prev.group(1).lower() in before:
+        return False
+    nxt = _NEXT_WORD.match(text, m.end())
+    if nxt is not None and nxt.group(1).lower() in after:
+        return False
+    if _INTERVAL.search(text, m.end(), m.end() + 16):
+        return False  # "OR 3, 95% CI": an odds ratio
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    line_end = text.find("\n", m.end())
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    return any(c.islower() for c in line)  # "X OR 7" in a line of capitals may be a conjunction
+
+
+def room_patterns() -> list[Pattern]:
+    heads = "|".join(h.capitalize() for h in sorted(_cues()[0]))
+    return [
+        Pattern(
+            "room_named",
+            # One space between the words: a column gap ends the field before ("Eastbrook Health   Room B-1").
+            rf"(?<![\w\-])(?:[A-Z][a-z][A-Za-z'’\-]* ){{1,3}}(?P<head>(?:{heads}))\b"
+            r"(?: (?P<id>\d{1,2}[A-Z]?|[A-Z]\d{0,2})(?![\w\-/]|\.\d))?",
+            PhiType.ROOM,
+            score=0.7,
+            flags=0,
+            locate=_named_room_span,
+            gate=tuple(sorted(_cues()[0])),
+        ),
+        Pattern(
+            "room_operatory",
+            r"(?<![\w\-/])(?:[Oo]p|[Oo]peratory|OR)[ \t]*\#?[ \t]*(?P<room>\d{1,2}[A-Z]?)(?![\w\-/]|\.\d)",
+            PhiType.ROOM,
+            score=0.65,
+            group="room",
+            flags=0,
+            validate=_not_day_or_count,
+            gate=("op", "or"),
+        ),
+        Pattern(
+            "room_lettered_bed",
+            r"\b(?i:bed|bay|bedspace|cell|chair)[ \t]*(?:\#|(?i:no)\.?)?[ \t]*(?P<room>[A-Z]{1,2}-?\d{1,3}[A-Z]?)(?![\w\-/]|\.\d)",
+            PhiType.ROOM,
+            score=0.6,
+            group="room",
+            flags=0,
+            gate=("bed", "bay", "cell", "chair"),
+        ),
+    ]

@@ -1,0 +1,129 @@
+"""Staff initials and short staff names that the tagger misses: typist initials ending a line, initials
+before a credential, and lower-case initials or names right after a staff role word.
+
+* **Author/typist initials at a line's end** (``...DPM   RO/mt``, ``prescriber 3/11. DW / OF``): both
+  halves are staff; after a column gap or a sentence's end. ``signoff_dictation`` takes them alone on
+  their line.
+* **Initials before a credential** (``ANB, IBCLC``): two to four letters in one case.
+* **After a role word** (``RN jt``, ``scribe g.wu``, ``Extern: j. marchetti``, ``cosigned 3/22 ra``):
+  lower-case initials, or an initial and a surname, ending the phrase.
+
+All typed DOCTOR (staff). Guards: a credential, unit or clinical abbreviation is no initials (``RN/BSN``,
+``mg/dL``, ``PO/IV``, ``MSN, RN``), a mixed-case half is a credential (``AuD / jm``), two ordinary
+words are a choice (``yes/no``, ``he/him``), and after a role an ordinary word is the sentence going on
+(``RN aware``, ``tech ok.``) unless a credential follows it.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from deid_core.detect.base import Pattern
+from deid_core.lexicon import load_lexicons
+from schemas import PhiType
+
+_SCORE = 0.75
+
+
+@cache
+def _credentials() -> frozenset[str]:
+    cues = load_lexicons().cues
+    return cues["credentials"] | cues["not_names"]
+
+
+def _one_case(part: str) -> bool:
+    return part.isupper() or part.islower()
+
+
+def _not_initials(part: str) -> bool:
+    """A unit, route or abbreviation (any case), or a credential written in capitals (``RN``; a
+    lower-case ``np`` may be someone's initials)."""
+    low = part.lower()
+    cues = load_lexicons().cues
+    if part.islower() and low in cues["function_words"]:
+        return True  # "RN on", "tech in"; "DW / OF" are two people's initials
+    return low in cues["not_initials"] or (not part.islower() and low in _credentials())
+
+
+def _typist_pair(text: str, m: re.Match[str]) -> bool:
+    a, b = m.group("a"), m.group("b")
+    if not (_one_case(a) and _one_case(b)) or _not_initials(a) or _not_initials(b):
+        return False
+    if a.isupper() and b.isupper() and "/" in m.group(0).replace(" / ", ""):
+        return False  # "AST/ALT", "CBC/LFT": paired tests; two people's capitals are spaced ("DW / OF")
+    if a.islower() and b.isupper():
+        return False  # the typist's initials come second, in lower case
+    lex = load_lexicons()
+    return not (lex.is_word(a) and lex.is_word(b))  # "yes/no": a choice, not two people
+
+
+def _before_credential(text: str, m: re.Match[str]) -> bool:
+    cred = m.group("c")
+    if cred.islower() or cred.lower() not in _credentials():
+        return False  # credentials are written in capitals ("IBCLC", "AuD")
+    ini = m.group("i")
+    if text[max(0, m.start() - 3) : m.start()].rstrip().endswith(","):
+        return False  # "Rafaela Montenegro, MS, CGC": one of a list of credentials
+    return _one_case(ini) and not _not_initials(ini) and ini.lower() not in _credentials() and not load_lexicons().is_word(ini)
+
+
+_CREDENTIAL_AFTER = re.compile(r"[ \t]*,[ \t]*([A-Za-z][A-Za-z\-]{1,8})\b")
+
+
+def _after_role(text: str, m: re.Match[str]) -> bool:
+    value = m.group("n")
+    if text[max(0, m.start() - 3) : m.start()].rstrip().endswith(","):
+        return False  # "Odile Varga, RN ov": the credential of the name before, not a role before a name
+    if "." in value:
+        return True  # "j. marchetti", "g.wu": an initial and a surname
+    if _not_initials(value) or value.lower() in _credentials():
+        return False
+    if not load_lexicons().is_word(value):
+        return True
+    if m.group("d"):
+        return True  # "cosigned 3/22/2025 ra": a signature's date, then whose
+    # "co-sign bac, CNM": an ordinary word that a credential follows is still initials.
+    cred = _CREDENTIAL_AFTER.match(text, m.end())
+    return cred is not None and not cred.group(1).islower() and cred.group(1).lower() in _credentials()
+
+
+def _role_alternatives() -> str:
+    roles = sorted(load_lexicons().cues["initial_roles"], key=len, reverse=True)
+    return "|".join(re.escape(r).replace(r"\ ", r"[ \t]+") for r in roles)
+
+
+def staff_initial_patterns() -> list[Pattern]:
+    return [
+        Pattern(
+            "staff_typist_line_end",
+            r"(?m)(?:[ \t]{2,}|\t|[.;][ \t]+)(?P<a>[A-Za-z]{2,4})[ \t]*/[ \t]*(?P<b>[A-Za-z]{2,4})\.?[ \t]*$",
+            PhiType.DOCTOR,
+            score=_SCORE,
+            group="a",
+            flags=0,
+            validate=_typist_pair,
+            extra_groups=(("b", PhiType.DOCTOR),),
+            gate=("/",),
+        ),
+        Pattern(
+            "staff_initials_credential",
+            r"(?<![\w.'’\-/])(?P<i>[A-Za-z]{2,4}),[ \t]*(?P<c>[A-Za-z][A-Za-z\-]{1,8})\b",
+            PhiType.DOCTOR,
+            score=_SCORE,
+            group="i",
+            flags=0,
+            validate=_before_credential,
+            gate=(",",),
+        ),
+        Pattern(
+            "staff_after_role",
+            rf"(?<![\w\-])(?i:{_role_alternatives()})(?:[ \t]*:)?[ \t]+(?P<d>\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?[ \t]+)?"
+            r"(?P<n>[a-z]{2,3}|[a-z]\.[ \t]?[a-z][a-z'’]+(?:-[a-z]+)?)(?=[ \t]*(?:[.,;)]|$))",
+            PhiType.DOCTOR,
+            score=_SCORE,
+            group="n",
+            flags=re.MULTILINE,
+            validate=_after_role,
+        ),
+    ]

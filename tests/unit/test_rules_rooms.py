@@ -1,0 +1,49 @@
+"""Rooms named or numbered outside the "Room 412" shape (rules/rooms.py). Examples invented for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_core.detect.rules import build_rule_detector
+from schemas import EnrichedNote, PhiType
+
+
+def rooms(text: str) -> set[str]:
+    spans = build_rule_detector().detect(EnrichedNote("t", text))
+    return {text[s.start : s.end] for s in spans if s.type is PhiType.ROOM}
+
+
+@pytest.mark.parametrize(
+    ("text", "room"),
+    [
+        ("Meeting at 10:00 in Family Room B; sister attending.", "Family Room B"),
+        ("Excision done in Mohs Suite A, with the fellow.", "Mohs Suite A"),
+        ("Complained about noise in the Birchwood Lounge.", "Birchwood Lounge"),
+        ("Tumor board in the Halloran Conference Room.", "Halloran Conference Room"),
+        ("Update given (Conference Room 4C): wife present.", "Conference Room 4C"),
+        ("Seen Tue 2/4, op 6, hygienist present.", "6"),
+        ("Surgeon: T. Vale, MD   Location: OR 12, main campus", "12"),
+        ("Triage: Blue Pod, bed B-9\n", "B-9"),
+        ("Held in cell K-118 overnight.", "K-118"),
+    ],
+)
+def test_rooms(text: str, room: str) -> None:
+    assert room in rooms(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Family waited in the Family Room.",  # a kind of room
+        "Moved to the Waiting Room after triage.",
+        "Office: 12 Elm Street, Suite 300",  # an address's suite
+        "Clinic Health   Room B-2",  # a column gap: the facility is no part of the room
+        "Doing well post op 4 days out.",  # a day after surgery
+        "Wound checked on op day 3; op 5 days ago.",
+        "Risk rose (OR 3, 95% CI 1.2-7).",  # an odds ratio
+        "SMOKING OR 2 PACKS",  # a line in capitals
+    ],
+)
+def test_no_rooms(text: str) -> None:
+    found = rooms(text)
+    assert not found or found <= {"B-2"}, found

@@ -1,0 +1,56 @@
+"""Staff initials and short staff names: typist initials ending a line, initials before a credential,
+lower-case initials or names after a role word. Examples invented for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_core.detect.rules import build_rule_detector
+from schemas import EnrichedNote, PhiType
+
+
+def doctors(text: str) -> set[str]:
+    spans = build_rule_detector().detect(EnrichedNote("t", text))
+    return {text[s.start : s.end] for s in spans if s.type is PhiType.DOCTOR}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Odessa Vrana, DPM    OV/kt\n", {"OV", "kt"}),
+        ("Endocrinology follow-up, signed   LMB/rs", {"LMB", "rs"}),
+        ("T. Halloran, PA-C   th/jd", {"th", "jd"}),
+        ("Refill due 5/2. KE / LU\n", {"KE", "LU"}),
+        ("Wren Ito, CNM\n\nHKL, IBCLC. Latch reviewed.", {"HKL"}),
+        ("Triage: Ivo Lund, RN   co-sign mae, CNM", {"mae"}),
+        ("Transferred to 4W with RN pq.\n", {"pq"}),
+        ("Paulo Serra, MD   scribe h.ono", {"h.ono"}),
+        ("Audiologist: Kim Bay, AuD   Student: r. delacroix-moss\n", {"r. delacroix-moss"}),
+        ("Scorer: t. abara.\n", {"t. abara"}),
+        ("cosigned 11/04/2024 fen", {"fen"}),
+    ],
+)
+def test_staff_initials_and_short_names(text: str, expected: set[str]) -> None:
+    assert expected <= doctors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Staffing: RN/BSN\n",  # two credentials
+        "Glucose 140 mg/dL\n",  # a unit
+        "Route changed.   PO/IV\n",  # routes
+        "Hearing test by Mara Fell, AuD / kt",  # "AuD" is a credential, not initials
+        "Asked about it.   yes/no",  # a choice
+        "Labs reviewed. AST/ALT\n",  # paired tests
+        "Dana Pike, MSN, RN",  # a list of credentials
+        "Rafe Holt, MS, CGC",  # a list of credentials
+        "ICU, RN at bedside",  # a unit
+        "RN aware.",  # the sentence goes on
+        "tech ok.",
+        "handed over to RN on arrival",
+    ],
+)
+def test_no_staff_initials_in_credentials_units_and_words(text: str) -> None:
+    found = doctors(text)
+    assert not found & {"RN", "BSN", "mg", "dL", "PO", "IV", "AuD", "yes", "no", "MSN", "MS", "ICU", "aware", "ok", "on", "AST", "ALT"}, found

@@ -1,0 +1,41 @@
+"""A state's postal code after a town with no ZIP (rules/state_after_town.py). Examples invented for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_core.detect.rules import build_rule_detector
+from schemas import EnrichedNote, PhiType
+
+
+def found(text: str, type_: PhiType) -> set[str]:
+    spans = build_rule_detector().detect(EnrichedNote("t", text))
+    return {text[s.start : s.end] for s in spans if s.type is type_}
+
+
+@pytest.mark.parametrize(
+    ("text", "state", "town"),
+    [
+        ("Referred by Pine Hollow Pediatrics, Quillmont, VT   Fax: 802-555-0101", "VT", "Quillmont"),
+        ("Grew up on a farm in Corvallis, OR; moved east at 20.", "OR", "Corvallis"),
+        ("Widowed, lives in Tarrowby, PA; retired.", "PA", "Tarrowby"),
+        ("Daughter called from Tucson, AZ this morning.", "AZ", "Tucson"),
+    ],
+)
+def test_state_after_a_town(text: str, state: str, town: str) -> None:
+    assert state in found(text, PhiType.STATE)
+    assert town in found(text, PhiType.CITY)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Seen with Harriet Okafor, PA; plan agreed.",  # a credential after a name
+        "Discussed with Dr. Lee, MD today.",
+        "Signed: Melanie A. Murphy, MD",  # a surname that is also a town
+        "Referred to Quillmont, MD for follow-up.",  # an ambiguous code and no strong place word
+        "Imaging of the chest, CT pending.",  # lower case before the comma
+    ],
+)
+def test_no_state_after_a_name_or_credential(text: str) -> None:
+    assert not found(text, PhiType.STATE)
