@@ -184,7 +184,7 @@ def _cuda_driver_present() -> bool:
 class TaggerRuntime:
     def __init__(
         self, model: NumpyBiLstmCrf | BiLstmCrf, vocab: Vocab, tag_names: list[str], *, version: str = "dev",
-        window_tokens: int = 200, window_overlap: int = 50, max_batch_windows: int | None = None,
+        window_tokens: int = 200, window_overlap: int = 25, max_batch_windows: int | None = None,
         device: str | torch.device | None = None,
     ) -> None:
         """``model`` is a ``NumpyBiLstmCrf`` or a torch ``BiLstmCrf`` (run on ``device``).
@@ -244,7 +244,7 @@ class TaggerRuntime:
         options: dict[str, Any] = {
             "version": str(meta.get("version", "dev")),
             "window_tokens": int(meta.get("window_tokens", 200)),
-            "window_overlap": int(meta.get("window_overlap", 50)),
+            "window_overlap": int(meta.get("window_overlap", 25)),
         }
         vocab = Vocab.load(directory / VOCAB_FILE)
         if engine == "numpy":

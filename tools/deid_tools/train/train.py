@@ -39,7 +39,9 @@ class TrainConfig:
     batch_windows: int = 64
     learning_rate: float = 2e-3
     window_tokens: int = 200
-    window_overlap: int = 50
+    window_overlap: int = 25
+    """Inference windows (written to tagger.json). 25 tokens of overlap rather than 50: the recurrence
+    runs over 12 % fewer positions and every set moved by at most 0.4 points (see the model card)."""
     train_window_tokens: int = 120
     seed: int = 13
     threads: int | None = None
