@@ -71,6 +71,12 @@ def followed_by_unit(text: str, end: int) -> bool:
     return word in UNITS or word.split("/")[0] in UNITS
 
 
+def phrase_alternatives(phrases: frozenset[str]) -> str:
+    """A regex alternation of cue ``phrases`` (literal, longest first so a longer phrase wins), each space
+    matching a run of spaces or tabs ("the morning of", "co-sign")."""
+    return "|".join(re.escape(p).replace(r"\ ", r"[ \t]+") for p in sorted(phrases, key=len, reverse=True))
+
+
 def word_start(words: list[str] | tuple[str, ...]) -> str:
     """A regex fragment matching any of ``words`` case-insensitively, at the start of a word.
 

@@ -143,7 +143,7 @@ def _listed_before_date(text: str, end: int) -> bool:
     nxt = _LIST_AFTER.match(text, end)
     if nxt is None or len(nxt["m"]) + len(nxt["d"]) < 3 or nxt["d"] == "10":
         return False
-    return _plausible_md(int(nxt["m"]), int(nxt["d"])) and not followed_by_unit(text, nxt.end())
+    return plausible_md(int(nxt["m"]), int(nxt["d"])) and not followed_by_unit(text, nxt.end())
 
 
 def _dated_dose(text: str, start: int) -> bool:
@@ -163,7 +163,7 @@ def _score(text: str, m: re.Match[str]) -> bool:
     )
 
 
-def _plausible_md(month: int, day: int) -> bool:
+def plausible_md(month: int, day: int) -> bool:
     return 1 <= month <= 12 and 1 <= day <= 31
 
 
@@ -174,13 +174,13 @@ def _valid_numeric_full(text: str, m: re.Match[str]) -> bool:
     if m["sep"] == "." and len(year) == 2 and not (len(m["a"]) == 2 and len(m["b"]) == 2):
         # "1.2.10" is more often a version or a list index than a date.
         return False
-    if not (_plausible_md(a, b) or _plausible_md(b, a)):
+    if not (plausible_md(a, b) or plausible_md(b, a)):
         return False
     return not preceded_by(text, m.start(), NOT_DATE_BEFORE)
 
 
 def _valid_iso(text: str, m: re.Match[str]) -> bool:
-    return _plausible_md(int(m["m"]), int(m["d"]))
+    return plausible_md(int(m["m"]), int(m["d"]))
 
 
 def _valid_month_year_numeric(text: str, m: re.Match[str]) -> bool:
@@ -191,7 +191,7 @@ def _valid_month_year_numeric(text: str, m: re.Match[str]) -> bool:
 
 def _valid_partial(text: str, m: re.Match[str]) -> bool:
     month_s, day_s = m["m"], m["d"]
-    if not _plausible_md(int(month_s), int(day_s)):
+    if not plausible_md(int(month_s), int(day_s)):
         return False
     dose = _dated_dose(text, m.start())
     if not dose and preceded_by(text, m.start(), NOT_DATE_BEFORE):
@@ -239,7 +239,7 @@ def _bare_may(text: str, m: re.Match[str]) -> bool:
 def _weekday_date(text: str, m: re.Match[str]) -> bool:
     """``Thu 4/4``: a plausible month and day after a weekday, which is the date cue a bare ``d/d``
     needs; not a score (``Fri 3/10 pain``)."""
-    if m["m"] is not None and not _plausible_md(int(m["m"]), int(m["d"])):
+    if m["m"] is not None and not plausible_md(int(m["m"]), int(m["d"])):
         return False
     return not followed_by_unit(text, m.end()) and next_word(text, m.end()) not in NOT_DATE_AFTER
 
@@ -249,7 +249,7 @@ def _valid_partial_range(text: str, m: re.Match[str]) -> bool:
     (``6/10-8/10``), not a measure's range (``strength 4/5-5/5``, ``1/2-1/4 tab``); two single-digit
     halves (``3/4-4/5``) need a date cue, as one does."""
     halves = ((m["m"], m["d"]), (m["m2"], m["d2"]))
-    if not all(_plausible_md(int(a), int(b)) for a, b in halves):
+    if not all(plausible_md(int(a), int(b)) for a, b in halves):
         return False
     if m["d"] == "10" and m["d2"] == "10":
         return False

@@ -12,8 +12,8 @@ import re
 from functools import cache
 
 from deid_core.detect.base import Pattern
-from deid_core.detect.rules.context import followed_by_unit, next_word, preceded_by
-from deid_core.detect.rules.dates import NOT_DATE_AFTER, NOT_DATE_BEFORE
+from deid_core.detect.rules.context import followed_by_unit, next_word, phrase_alternatives, preceded_by
+from deid_core.detect.rules.dates import NOT_DATE_AFTER, NOT_DATE_BEFORE, plausible_md
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType
 
@@ -22,12 +22,11 @@ _MD = r"(?P<date>(?P<m>\d{1,2})/(?P<d>\d{1,2}))(?![\w/]|[.\-]\d)"
 
 @cache
 def _alternatives(key: str) -> str:
-    cues = sorted(load_lexicons().cues[key], key=len, reverse=True)
-    return "|".join(re.escape(c).replace(r"\ ", r"[ \t]+") for c in cues)
+    return phrase_alternatives(load_lexicons().cues[key])
 
 
 def _month_day(text: str, m: re.Match[str]) -> bool:
-    if not (1 <= int(m["m"]) <= 12 and 1 <= int(m["d"]) <= 31):
+    if not plausible_md(int(m["m"]), int(m["d"])):
         return False
     if followed_by_unit(text, m.end()) or next_word(text, m.end()) in NOT_DATE_AFTER:
         return False

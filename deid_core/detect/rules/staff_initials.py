@@ -20,6 +20,7 @@ import re
 from functools import cache
 
 from deid_core.detect.base import Pattern
+from deid_core.detect.rules.context import phrase_alternatives
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType
 
@@ -89,8 +90,7 @@ def _after_role(text: str, m: re.Match[str]) -> bool:
 
 
 def _role_alternatives() -> str:
-    roles = sorted(load_lexicons().cues["initial_roles"], key=len, reverse=True)
-    return "|".join(re.escape(r).replace(r"\ ", r"[ \t]+") for r in roles)
+    return phrase_alternatives(load_lexicons().cues["initial_roles"])
 
 
 def staff_initial_patterns() -> list[Pattern]:
