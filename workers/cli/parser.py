@@ -111,6 +111,11 @@ def build_parser() -> argparse.ArgumentParser:
             f"--{split}-gold",
             help=f"{split} notes from your own gold files (JSONL, or i2b2 2006/2014 XML file or directory) instead of the synthetic corpus",
         )
+    p.add_argument(
+        "--augment-gold", action="append", default=[], metavar="PATH",
+        help="hand-written development gold (JSONL); surrogate copies of its notes join the training notes (repeatable)",
+    )
+    p.add_argument("--augment-copies", type=int, default=8, help="surrogate copies per augmenting note (default: %(default)s)")
     add_progress(p)
     p.set_defaults(func=cmd_train)
 

@@ -165,6 +165,7 @@ def cmd_train(args: argparse.Namespace) -> int:
             model={"hidden": args.hidden},
         ),
         train_gold=args.train_gold, dev_gold=args.dev_gold, test_gold=args.test_gold,
+        augment_gold=tuple(args.augment_gold), augment_copies=args.augment_copies,
     )
     show = sys.stderr.isatty() if args.progress is None else args.progress
     progress = (lambda it, **kw: tqdm(it, file=sys.stderr, **kw)) if show else (lambda it, **kw: it)

@@ -36,6 +36,11 @@ class JobConfig:
     """Gold files (JSONL or i2b2 2006/2014 XML, see deid_tools.eval.load_gold) used instead of the synthetic corpus."""
     dev_gold: str | None = None
     test_gold: str | None = None
+    augment_gold: tuple[str, ...] = ()
+    """Hand-written development gold files whose surrogate copies join the training notes
+    (``deid_tools.train.augment``); never the blind hand-written set."""
+    augment_copies: int = 8
+    augment_seed: int = 0
     handwritten_gold: str | None = None
     """Notes nobody trained or tuned on, reported beside the synthetic test split (default: the repo's
     eval/handwritten set when it is there)."""
@@ -118,7 +123,34 @@ def _table(metrics: dict[str, dict[str, dict[str, float]]]) -> list[str]:
     return lines
 
 
+def augmented_notes(config: JobConfig) -> list[LabelledNote]:
+    """Surrogate copies of ``config.augment_gold``'s notes; refuses the blind hand-written set."""
+    from deid_tools.train.augment import surrogate_copies
+
+    blind = HANDWRITTEN_GOLD.resolve().parent
+    docs = []
+    for path in config.augment_gold:
+        if Path(path).resolve() == blind or Path(path).resolve().parent == blind:
+            raise ValueError("the blind hand-written set is for evaluation only, never for training")
+        docs += [n.doc for n in gold_split(path)]
+    return [LabelledNote(d, None) for d in surrogate_copies(docs, config.augment_copies, config.augment_seed)]
+
+
+def _augment_line(config: JobConfig) -> str:
+    if not config.augment_gold:
+        return ""
+    return (
+        f" Plus {config.augment_copies} surrogate copies (seed {config.augment_seed}) of each hand-written "
+        f"development note in {', '.join(config.augment_gold)}: the notes' context with other PHI values "
+        "(`deid_tools.train.augment`). The blind hand-written set is never trained on."
+    )
+
+
 def _data_line(config: JobConfig) -> str:
+    return _base_data_line(config) + _augment_line(config)
+
+
+def _base_data_line(config: JobConfig) -> str:
     if config.train_gold or config.dev_gold or config.test_gold:
         return (
             f"- Data: train {config.train_gold or 'synthetic'}, dev {config.dev_gold or 'synthetic'}, "
@@ -178,7 +210,7 @@ def write_model_card(out_dir: Path, meta: dict[str, object], config: JobConfig, 
 
 
 def run_training_job(out_dir: Path, config: JobConfig, progress: Callable[..., object] | None = None) -> dict[str, object]:
-    train_notes = _split("train", config.train_n, config.corpus_seed, config.train_gold)
+    train_notes = _split("train", config.train_n, config.corpus_seed, config.train_gold) + augmented_notes(config)
     dev_notes = _split("dev", config.dev_n, config.corpus_seed, config.dev_gold)
     test_notes = _split("test", config.test_n, config.corpus_seed, config.test_gold)
     reports = train([n.doc for n in train_notes], [n.doc for n in dev_notes], out_dir, config.train, progress=progress)
@@ -203,7 +235,7 @@ def refresh_evaluation(out_dir: Path) -> dict[str, object]:
     """
     metrics = json.loads((out_dir / METRICS_FILE).read_text())
     job = dict(metrics["job"])
-    config = JobConfig(**{**job, "train": TrainConfig(**job["train"])})
+    config = JobConfig(**{**job, "augment_gold": tuple(job.get("augment_gold", ())), "train": TrainConfig(**job["train"])})
     reports = [EpochReport(**r) for r in metrics["epochs"]]
     runtime = TaggerRuntime.load(out_dir, device="cpu")
     evals = {
