@@ -7,7 +7,10 @@ staff marks), but there are few of them and their PHI values would be memorised.
 engine (names from Faker's locale pools, shifted dates, format-preserving ids and contacts), the text
 around the spans unchanged. Facility, ward and organisation names are half the time the engine's
 surrogate and half the time the original with its proper words swapped for surnames (``Ashby 5 West``
--> ``Corliss 5 West``): the engine's pools hold whole generic names and would teach no ward shapes. The original values are not kept: the model sees the context, never the
+-> ``Corliss 5 West``): the engine's pools hold whole generic names and would teach no ward shapes.
+People's names in one copy come from one Faker locale drawn from ``NAME_LOCALES`` (Latin-script
+locales, en_US most often): the development notes name people from many backgrounds, and copies with
+en_US names only taught a first tagger that an unfamiliar given name ("Keiko", "Ayanda") is a place. The original values are not kept: the model sees the context, never the
 development notes' invented names.
 
 Invariant: in every copy, ``text[span.start:span.end]`` is the surrogate of the original span and every
@@ -25,10 +28,16 @@ from collections.abc import Sequence
 
 from deid_core.lexicon import Lexicons, load_lexicons
 from deid_core.surrogate import HmacKey, InMemoryMappingStore, Surrogator
-from deid_core.surrogate.names import apply_name_case, case_of, name_pools
+from deid_core.surrogate.names import NamePools, apply_name_case, case_of, name_pools, split_name
 from deid_tools.eval.model import GoldDoc
 from schemas import PhiType, Span
 
+NAME_LOCALES = (
+    "en_US", "en_US", "en_US", "es_MX", "es_ES", "fr_FR", "de_DE", "it_IT", "pt_BR", "vi_VN", "yo_NG",
+    "zu_ZA", "en_IN", "tr_TR", "nl_NL", "ga_IE", "sw", "cs_CZ", "hu_HU", "fi_FI", "en_NG", "ro_RO",
+    "sk_SK", "hr_HR", "sl_SI", "lv_LV", "et_EE", "da_DK", "no_NO", "sv_SE", "id_ID", "az_AZ",
+)  # fmt: skip
+_NAME_TYPES = frozenset({PhiType.PATIENT, PhiType.DOCTOR})
 _SWAPPED_TYPES = frozenset({PhiType.HOSPITAL, PhiType.DEPARTMENT, PhiType.ORGANIZATION, PhiType.LOCATION_OTHER})
 _WORD = re.compile(r"[^\W\d_]+")
 
@@ -50,12 +59,56 @@ def _key(seed: int, doc_id: str, copy: int) -> HmacKey:
     return HmacKey(hashlib.sha256(f"augment:{seed}:{doc_id}:{copy}".encode()).digest())
 
 
+class _Namer:
+    """People's names of one copy from one locale's pools, the same original piece always the same
+    surrogate (a family's shared surname stays shared). Pieces are read as first names by the en_US
+    pools, the drawing locale's and the lexicon's first names, so "Ximena" stays a given name."""
+
+    def __init__(self, locale: str, rng: random.Random, lexicons: Lexicons) -> None:
+        self.draw = name_pools(locale)
+        us = name_pools("en_US")
+        firsts = lexicons.first_names | us.male_set | us.female_set | self.draw.male_set | self.draw.female_set
+        males = us.male_set | self.draw.male_set
+        females = us.female_set | self.draw.female_set
+        self.read = NamePools(
+            male=(), female=(), last=(),
+            male_set=frozenset(males | (firsts - females)), female_set=frozenset(females | (firsts - males)),
+            last_set=us.last_set | self.draw.last_set,
+        )  # fmt: skip
+        self.rng = rng
+        self.memo: dict[tuple[str, str], str] = {}
+
+    def __call__(self, original: str) -> str:
+        out = []
+        for piece in split_name(original, self.read):
+            if piece.role in ("keep", "digits"):
+                out.append(piece.text)
+                continue
+            key = (piece.role, piece.normalized)
+            if key not in self.memo:
+                if piece.role == "initial":
+                    self.memo[key] = self.rng.choice("ABCDEFGHIJKLMNOPRSTVW")
+                elif piece.role == "first":
+                    self.memo[key] = self.rng.choice(self.draw.first_pool(piece.gender) or self.draw.male)
+                else:
+                    self.memo[key] = self.rng.choice(self.draw.last)
+            new = self.memo[key]
+            out.append(new.lower() if piece.text.islower() else apply_name_case(new, case_of(piece.text)))
+        return "".join(out)
+
+
 async def _surrogates(doc: GoldDoc, copy: int, seed: int) -> dict[tuple[PhiType, str], str]:
     surrogator = Surrogator(InMemoryMappingStore(), _key(seed, doc.id, copy))
     scope = f"note:{doc.id}:{copy}"
     unique = sorted({(s.type, doc.text[s.start : s.end]) for s in doc.spans})
-    values = await asyncio.gather(*(surrogator.surrogate_for(scope, t, original) for t, original in unique))
-    table = dict(zip(unique, values, strict=True))
+    others = [(t, original) for t, original in unique if t not in _NAME_TYPES]
+    values = await asyncio.gather(*(surrogator.surrogate_for(scope, t, original) for t, original in others))
+    table = dict(zip(others, values, strict=True))
+    rng = random.Random(f"{seed}:{doc.id}:{copy}:names")
+    namer = _Namer(rng.choice(NAME_LOCALES), rng, load_lexicons())
+    for t, original in unique:
+        if t in _NAME_TYPES:
+            table[(t, original)] = namer(original)
     lexicons, surnames = load_lexicons(), name_pools("en_US").last
     for t, original in unique:
         rng = random.Random(f"{seed}:{doc.id}:{copy}:{original}")
