@@ -146,6 +146,12 @@ def _augment_line(config: JobConfig) -> str:
     )
 
 
+def _augment_args(config: JobConfig) -> str:
+    if not config.augment_gold:
+        return ""
+    return "".join(f" --augment-gold {p}" for p in config.augment_gold) + f" --augment-copies {config.augment_copies}"
+
+
 def _data_line(config: JobConfig) -> str:
     return _base_data_line(config) + _augment_line(config)
 
@@ -171,12 +177,13 @@ def write_model_card(out_dir: Path, meta: dict[str, object], config: JobConfig, 
         f"- Architecture: {meta['architecture']}; {sum(1 for _ in meta['tags'])} BIO tags over the i2b2 2014 subtypes."  # type: ignore[attr-defined]
         ,
         f"- Trained: {meta['trained_at']} on {platform.machine()} CPU, torch {torch.__version__}, "
-        f"{torch.get_num_threads()} threads; training time {meta['training_seconds']} s over {meta['epochs_run']} epochs "
+        f"{config.train.threads or torch.get_num_threads()} threads; training time {meta['training_seconds']} s over {meta['epochs_run']} epochs "
         "(early stopping on dev strict F1).",
         f"- Weights: {weights.stat().st_size / 1e6:.1f} MB (float16 on disk).",
         _data_line(config),
         f"- Reproduce: `deid train --train-n {config.train_n} --dev-n {config.dev_n} --test-n {config.test_n} "
-        f"--corpus-seed {config.corpus_seed} --seed {config.train.seed} --epochs {config.train.epochs}`.",
+        f"--corpus-seed {config.corpus_seed} --seed {config.train.seed} --epochs {config.train.epochs}"
+        f"{_augment_args(config)} --threads {config.train.threads or torch.get_num_threads()}`.",
         "",
         "## Training curve",
         "",
