@@ -17,6 +17,8 @@ that cannot be PHI, dropped by span hygiene (``deid_core.hygiene``) before the m
 - a person that is capitalised ordinary words no name list knows, and initials (``Guidelines``,
   ``UNKNOWN, UNKNOWN``, ``M Facility``), or one function word after no title (``Husband works``);
 - a person or place that is one language name after no title (``speaks Arabic``; not ``Mr. English``);
+- a name or place (not a state) that is one clinical or administrative abbreviation in capitals (``Abnormal
+  EEG``, ``(MLS)``, ``the DMV``: ``clinical_abbreviations``), unless it is a hospital's or, for a person, a name or two letters;
 - an identifier that is a billing or terminology code (``CPT 22630``: ``code_systems`` in cues.yaml);
 - an age in weeks of gestation or a span (``39w4d``, ``8-week scan``; not ``8-week-old``), a floor, or a
   count joined to a noun (``84-gene panel``, ``12-lead``);
@@ -138,6 +140,8 @@ class TaggerLookAlikes:
                 return True  # "B. Left axillary node": a list item's label, a sibling "A." or "C." beside it
             if span.type in PERSON and _SEX_OR_SHORTHAND.search(text, max(0, span.start - 3), span.end) and len(value.strip()) == 1:
                 return True  # "62 M" (a sex after an age), "f/u" (shorthand): one letter, no initial
+            if span.type is not PhiType.STATE and self._clinical_abbreviation(value, person=span.type in PERSON):
+                return True  # "Abnormal EEG", "HCV Ab neg", "Issued by Wojciech (MLS)", "the DMV"
             if span.type in PERSON and _acronym_of_a_thing(text, span.start, span.end):
                 return True  # "assessment (FICA)", "per IWRS" beside "IWRS-88213": a tool or a system
             if span.type in PERSON and " ".join(words).lower() in lex.cues["closings"]:
@@ -173,6 +177,17 @@ class TaggerLookAlikes:
         if preceded_by(text, start, cues["titles"], hops=0):
             return False
         return persons and low in cues["function_words"]
+
+    def _clinical_abbreviation(self, value: str, *, person: bool) -> bool:
+        """One clinical or administrative abbreviation in capitals (``clinical_abbreviations``), no
+        hospital's; for a person, also no name ("TIA" may be Tia in capitals) and three letters at least
+        (two capitals may be a signer's initials: "OB / hn")."""
+        lex = self.lexicons
+        word = value.strip()
+        low = word.lower()
+        if not word.isupper() or low not in lex.cues["clinical_abbreviations"] or word in lex.hospital_abbreviations:
+            return False
+        return not (person and (lex.is_name(low) or len(word) < 3))
 
     def _no_name_words(self, words: list[str]) -> bool:
         """Ordinary words no name list knows, and single letters, with at least one such word."""

@@ -239,3 +239,29 @@ _PARTS = "SPECIMENS\nA. Right breast, lumpectomy.\nB. Left axillary node.\nC. De
 def test_item_label(text: str, value: str, label: bool) -> None:
     start = text.index(value)
     assert item_label(text, start, start + len(value), load_lexicons()) is label
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "type_", "dropped"),
+    [
+        ("Impression: Abnormal EEG owing to left temporal slowing.", "EEG", PhiType.HOSPITAL, True),
+        ("Issued 21:55 by Wojciech (MLS). Started 22:10.", "MLS", PhiType.HOSPITAL, True),
+        ("Lonnie to take him to the DMV for a state id.", "DMV", PhiType.ORGANIZATION, True),
+        ("Therapist: Cordelia Ashgrove, PT, ATP", "ATP", PhiType.CITY, True),
+        ("Discussed with Dr. Ruiz. OB / hn", "OB", PhiType.DOCTOR, False),  # two capitals: initials
+        ("Transferred from MGH yesterday.", "MGH", PhiType.HOSPITAL, False),  # a hospital's abbreviation
+        ("Lives in Boise, ID 83702.", "ID", PhiType.STATE, False),
+        ("Eeg was normal.", "Eeg", PhiType.PATIENT, False),  # not in capitals
+    ],
+)
+def test_a_clinical_abbreviation_is_no_name_or_place(text: str, value: str, type_: PhiType, dropped: bool) -> None:
+    out = build_hygiene().clean(text, [tagged(text, value, type_)])
+    assert (not any(text[s.start : s.end] == value for s in out)) is dropped
+
+
+def test_clinical_abbreviations_hold_no_state_code_ward_or_hospital() -> None:
+    # A state code (MA, PA), a ward (ICU) or a hospital's abbreviation in the list would drop real PHI.
+    lex = load_lexicons()
+    listed = lex.cues["clinical_abbreviations"]
+    assert {w for w in listed if w.upper() in lex.us_states or w.upper() in lex.hospital_abbreviations} == set()
+    assert listed & lex.cues["ward_tails"] == set()
