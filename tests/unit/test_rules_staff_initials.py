@@ -28,6 +28,8 @@ def doctors(text: str) -> set[str]:
         ("Audiologist: Kim Bay, AuD   Student: r. delacroix-moss\n", {"r. delacroix-moss"}),
         ("Scorer: t. abara.\n", {"t. abara"}),
         ("cosigned 11/04/2024 fen", {"fen"}),
+        ("Team conference.\nOT (KB): dressing set-up.\nSW (TO): lives with wife.", {"KB", "TO"}),
+        ("Speech (JKL) saw him twice.", {"JKL"}),
     ],
 )
 def test_staff_initials_and_short_names(text: str, expected: set[str]) -> None:
@@ -54,3 +56,11 @@ def test_staff_initials_and_short_names(text: str, expected: set[str]) -> None:
 def test_no_staff_initials_in_credentials_units_and_words(text: str) -> None:
     found = doctors(text)
     assert not found & {"RN", "BSN", "mg", "dL", "PO", "IV", "AuD", "yes", "no", "MSN", "MS", "ICU", "aware", "ok", "on", "AST", "ALT"}, found
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["PT (INR) 14.2 seconds.", "Report given to Prudence, RN (PP).", "Nursing (ICU): turned q2h."],
+)
+def test_a_test_or_a_unit_after_a_discipline_is_no_initials(text: str) -> None:
+    assert doctors(text) == set()

@@ -5,6 +5,8 @@ before a credential, and lower-case initials or names right after a staff role w
   halves are staff; after a column gap or a sentence's end. ``signoff_dictation`` takes them alone on
   their line.
 * **Initials before a credential** (``ANB, IBCLC``): two to four letters in one case.
+* **After a discipline, in parentheses** (``OT (PR):``, ``SLP (HM)``): a team conference's members,
+  capitals only; a test or a unit in parentheses (``PT (INR)``) is no initials.
 * **After a role word** (``RN jt``, ``scribe g.wu``, ``Extern: j. marchetti``, ``cosigned 3/22 ra``):
   lower-case initials, or an initial and a surname, ending the phrase.
 
@@ -89,6 +91,16 @@ def _after_role(text: str, m: re.Match[str]) -> bool:
     return cred is not None and not cred.group(1).islower() and cred.group(1).lower() in _credentials()
 
 
+def _discipline_initials(text: str, m: re.Match[str]) -> bool:
+    ini = m.group("i")
+    cues = load_lexicons().cues
+    return not (_not_initials(ini) or ini.lower() in _credentials() or ini.lower() in cues["clinical_abbreviations"])
+
+
+def _discipline_alternatives() -> str:
+    return phrase_alternatives(load_lexicons().cues["discipline_roles"])
+
+
 def _role_alternatives() -> str:
     return phrase_alternatives(load_lexicons().cues["initial_roles"])
 
@@ -115,6 +127,16 @@ def staff_initial_patterns() -> list[Pattern]:
             flags=0,
             validate=_before_credential,
             gate=(",",),
+        ),
+        Pattern(
+            "staff_after_discipline",
+            rf"(?<![\w\-])(?i:{_discipline_alternatives()})[ \t]*\((?P<i>[A-Z]{{2,3}})\)",
+            PhiType.DOCTOR,
+            score=_SCORE,
+            group="i",
+            flags=0,
+            validate=_discipline_initials,
+            gate=("(",),
         ),
         Pattern(
             "staff_after_role",
