@@ -30,6 +30,8 @@ def doctors(text: str) -> set[str]:
         ("cosigned 11/04/2024 fen", {"fen"}),
         ("Team conference.\nOT (KB): dressing set-up.\nSW (TO): lives with wife.", {"KB", "TO"}),
         ("Speech (JKL) saw him twice.", {"JKL"}),
+        ("Start before Labor Day.\nF/u 5/7/2025. AR", {"AR"}),
+        ("Command center 314-555-0150.\nsk\n", {"sk"}),
     ],
 )
 def test_staff_initials_and_short_names(text: str, expected: set[str]) -> None:
@@ -60,7 +62,10 @@ def test_no_staff_initials_in_credentials_units_and_words(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["PT (INR) 14.2 seconds.", "Report given to Prudence, RN (PP).", "Nursing (ICU): turned q2h."],
+    [
+        "PT (INR) 14.2 seconds.", "Report given to Prudence, RN (PP).", "Nursing (ICU): turned q2h.",
+        "Lactate cleared after 3 L\nIVF.\n", "Follow up in clinic.\nok",
+    ],
 )
-def test_a_test_or_a_unit_after_a_discipline_is_no_initials(text: str) -> None:
+def test_a_test_unit_or_word_is_no_initials(text: str) -> None:
     assert doctors(text) == set()

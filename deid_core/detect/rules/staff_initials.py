@@ -5,6 +5,9 @@ before a credential, and lower-case initials or names right after a staff role w
   halves are staff; after a column gap or a sentence's end. ``signoff_dictation`` takes them alone on
   their line.
 * **Initials before a credential** (``ANB, IBCLC``): two to four letters in one case.
+* **Ending the note** (``...F/u 5/7/2025. AR``, a last line ``sk``): two or three letters in one case
+  after a sentence's end or alone on the last line, no unit, credential or clinical abbreviation (``IVF``),
+  and in lower case no ordinary word.
 * **After a discipline, in parentheses** (``OT (PR):``, ``SLP (HM)``): a team conference's members,
   capitals only; a test or a unit in parentheses (``PT (INR)``) is no initials.
 * **After a role word** (``RN jt``, ``scribe g.wu``, ``Extern: j. marchetti``, ``cosigned 3/22 ra``):
@@ -91,6 +94,16 @@ def _after_role(text: str, m: re.Match[str]) -> bool:
     return cred is not None and not cred.group(1).islower() and cred.group(1).lower() in _credentials()
 
 
+def _note_end_initials(text: str, m: re.Match[str]) -> bool:
+    ini = m.group("i")
+    if not _one_case(ini) or _not_initials(ini) or ini.lower() in _credentials():
+        return False
+    lex = load_lexicons()
+    if ini.isupper():  # "AR", "CA": capitals are read as initials unless a clinical abbreviation ("IVF")
+        return ini.lower() not in lex.cues["clinical_abbreviations"]
+    return not lex.is_word(ini)  # "sk"; not "ok", "yes"
+
+
 def _discipline_initials(text: str, m: re.Match[str]) -> bool:
     ini = m.group("i")
     cues = load_lexicons().cues
@@ -127,6 +140,15 @@ def staff_initial_patterns() -> list[Pattern]:
             flags=0,
             validate=_before_credential,
             gate=(",",),
+        ),
+        Pattern(
+            "staff_initials_note_end",
+            r"(?:\A|\n|[.!?][ \t]+)[ \t]*(?P<i>[A-Za-z]{2,3})\.?\s*\Z",
+            PhiType.DOCTOR,
+            score=_SCORE,
+            group="i",
+            flags=0,
+            validate=_note_end_initials,
         ),
         Pattern(
             "staff_after_discipline",
