@@ -107,6 +107,8 @@ def test_invalid_calendar_values_rejected() -> None:
         ("Plan: final dose 4/8, then stop.", "4/8"),
         ("next dose: 3/5 at the clinic", "3/5"),
         ("two admissions (4/6 and 11/19) for the same", "4/6"),
+        ("angiogram planned 10/10 in IR suite 3", "10/10"),
+        ("visit rescheduled 6/3, same time", "6/3"),
     ],
 )
 def test_cued_single_digit_partial_dates(text: str, expected: str) -> None:

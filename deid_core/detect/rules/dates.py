@@ -69,7 +69,7 @@ DATE_CUES = frozenset(
         "after", "before", "starting", "started", "beginning", "ending", "ended", "between", "admitted",
         "discharged", "seen", "visit", "effective", "circa", "around", "approximately", "due", "scheduled",
         "returned", "admission", "discharge", "surgery", "last", "next", "filled", "refilled", "dispensed",
-        "note", "notes",
+        "note", "notes", "planned", "booked", "rescheduled", "postponed",
         # a procedure or draw and the day it happened ("echo done 4/2", "cultures drawn 1/5")
         "done", "completed", "performed", "drawn", "collected", "placed", "removed", "pulled", "pull",
         "removal", "placement", "insertion",
