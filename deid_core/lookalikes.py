@@ -48,8 +48,11 @@ def device_name(words: list[str], lexicons: Lexicons) -> bool:
 
 
 def drug_name(words: list[str], lexicons: Lexicons) -> bool:
-    """A tagger name or place whose letter runs ``words`` are one word of seven letters or more ending in
-    a generic drug's stem and no listed name (``Cannabidiol``, ``Dupilumab``): the drug."""
+    """A tagger name or place whose letter runs ``words`` are one listed brand (``Spiriva``) or one word of
+    seven letters or more ending in a generic drug's stem and no listed name (``Cannabidiol``,
+    ``Dupilumab``): the drug."""
+    if len(words) == 1 and words[0].lower() in lexicons.cues["drug_brands"]:
+        return True
     if len(words) != 1 or len(words[0]) < _MIN_DRUG or lexicons.is_name(words[0]):
         return False
     return words[0].lower().endswith(tuple(lexicons.cues["drug_stems"]))
