@@ -1,11 +1,11 @@
-"""The hand-written development sets (eval/handwritten_dev, eval/handwritten_dev2, eval/handwritten_dev3,
-eval/handwritten_dev4):
+"""The hand-written development sets (eval/handwritten_dev, eval/handwritten_dev2 ... eval/handwritten_dev7):
 each gold.jsonl is current, large enough and well formed, and no two share a note id.
 
 All are compiled by the test set's compiler (eval/handwritten/build.py), with ``--id-prefix hwdev``,
-``--id-prefix hwdevb``, ``--id-prefix hwdevc`` and ``--id-prefix hwdevd``. The second was written after the
-rules had been tuned on the first, the third after the tuning on the second and the fourth after the tuning
-on the third, so each one's first evaluation is out of sample.
+``hwdevb``, ``hwdevc``, ``hwdevd``, ``hwdevf`` and ``hwdevg``. The second was written after the rules had been
+tuned on the first, the third after the tuning on the second and the fourth after the tuning on the third,
+so each one's first evaluation is out of sample. The sixth and seventh were written as training material
+for the tagger (surrogate copies, deid_tools/train/augment.py).
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ class DevSet:
     min_notes: int
     min_spans: int
     note_chars: tuple[int, int] | None = None
+    absent: tuple[str, ...] = ()
+    """Rarer types (of PRESENT) this set has none of."""
 
     @property
     def records(self) -> tuple[dict[str, object], ...]:
@@ -53,8 +55,17 @@ THIRD = DevSet(
 FOURTH = DevSet(
     ROOT / "eval" / "handwritten_dev4", "hwdevd", min_notes=26, min_spans=1050, note_chars=(1000, 3600)
 )
-ALL = (FIRST, SECOND, THIRD, FOURTH)
-SETS = pytest.mark.parametrize("dev", ALL, ids=["first", "second", "third", "fourth"])
+# Written as training material, after the fourth; no detector had been run on them when they were committed.
+SIXTH = DevSet(
+    ROOT / "eval" / "handwritten_dev6", "hwdevf", min_notes=26, min_spans=1050, note_chars=(1000, 3600),
+    absent=("URL",),
+)
+SEVENTH = DevSet(
+    ROOT / "eval" / "handwritten_dev7", "hwdevg", min_notes=26, min_spans=1050, note_chars=(1000, 3600),
+    absent=("URL",),
+)
+ALL = (FIRST, SECOND, THIRD, FOURTH, SIXTH, SEVENTH)
+SETS = pytest.mark.parametrize("dev", ALL, ids=["first", "second", "third", "fourth", "sixth", "seventh"])
 
 FREQUENT = ("PATIENT", "DOCTOR", "PROFESSION", "HOSPITAL", "ORGANIZATION", "CITY", "AGE", "DATE", "PHONE")
 PRESENT = ("USERNAME", "ROOM", "DEPARTMENT", "STREET", "STATE", "COUNTRY", "ZIP", "LOCATION-OTHER", "FAX",
@@ -98,7 +109,7 @@ def test_every_category_is_present(dev: DevSet) -> None:
     for needed in FREQUENT:
         assert types[needed] >= 20, needed
     for needed in PRESENT:
-        assert types[needed] >= 1, needed
+        assert types[needed] >= 1 or needed in dev.absent, needed
 
 
 @pytest.mark.parametrize("dev", [SECOND, THIRD, FOURTH], ids=["second", "third", "fourth"])
