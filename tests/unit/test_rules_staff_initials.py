@@ -32,6 +32,11 @@ def doctors(text: str) -> set[str]:
         ("Speech (JKL) saw him twice.", {"JKL"}),
         ("Start before Labor Day.\nF/u 5/7/2025. AR", {"AR"}),
         ("Command center 314-555-0150.\nsk\n", {"sk"}),
+        ("Scheduler to send link.\nECH - signed 11/20/25 14:05", {"ECH"}),
+        ("She declined.\n\nSDA - documented 11/14/25 15:05", {"SDA"}),
+        ("Nurse line 360-555-0100.\nDocumented by RDI 11/22/25.", {"RDI"}),
+        ("Confidential note written by AN; reviewed with Maya.", {"AN"}),
+        ("Nurse line 360-555-0100 x2210.\n\nSH/TO", {"SH", "TO"}),
     ],
 )
 def test_staff_initials_and_short_names(text: str, expected: set[str]) -> None:
@@ -65,6 +70,7 @@ def test_no_staff_initials_in_credentials_units_and_words(text: str) -> None:
     [
         "PT (INR) 14.2 seconds.", "Report given to Prudence, RN (PP).", "Nursing (ICU): turned q2h.",
         "Lactate cleared after 3 L\nIVF.\n", "Follow up in clinic.\nok",
+        "Transaminases trending down.\nAST/ALT", "Results entered by ICU 11/2.", "EHR - signed by the attending",
     ],
 )
 def test_a_test_unit_or_word_is_no_initials(text: str) -> None:

@@ -8,6 +8,9 @@ before a credential, and lower-case initials or names right after a staff role w
 * **Ending the note** (``...F/u 5/7/2025. AR``, a last line ``sk``): two or three letters in one case
   after a sentence's end or alone on the last line, no unit, credential or clinical abbreviation (``IVF``),
   and in lower case no ordinary word.
+* **Signing an entry** (``ECH - signed 11/20/25``, ``SDA - documented``, ``Documented by RDI 11/22/25``,
+  ``written by AN;``): capitals at a line's start before a signing verb, or after "<verb> by".
+* **The last line's pair** (``SH/TO`` ending the note): both halves staff, even in capitals.
 * **After a discipline, in parentheses** (``OT (PR):``, ``SLP (HM)``): a team conference's members,
   capitals only; a test or a unit in parentheses (``PT (INR)``) is no initials.
 * **After a role word** (``RN jt``, ``scribe g.wu``, ``Extern: j. marchetti``, ``cosigned 3/22 ra``):
@@ -104,10 +107,23 @@ def _note_end_initials(text: str, m: re.Match[str]) -> bool:
     return not lex.is_word(ini)  # "sk"; not "ok", "yes"
 
 
-def _discipline_initials(text: str, m: re.Match[str]) -> bool:
-    ini = m.group("i")
+def _capital_initials(ini: str) -> bool:
+    """Capitals that are no unit, credential or clinical abbreviation ("PR" a route, "INR" a test)."""
     cues = load_lexicons().cues
     return not (_not_initials(ini) or ini.lower() in _credentials() or ini.lower() in cues["clinical_abbreviations"])
+
+
+def _discipline_initials(text: str, m: re.Match[str]) -> bool:
+    return _capital_initials(m.group("i"))
+
+
+def _signing_initials(text: str, m: re.Match[str]) -> bool:
+    return _capital_initials(m.group("i"))
+
+
+def _last_line_pair(text: str, m: re.Match[str]) -> bool:
+    a, b = m.group("a"), m.group("b")
+    return all(_one_case(x) and _capital_initials(x) for x in (a, b))
 
 
 def _discipline_alternatives() -> str:
@@ -149,6 +165,38 @@ def staff_initial_patterns() -> list[Pattern]:
             group="i",
             flags=0,
             validate=_note_end_initials,
+        ),
+        Pattern(
+            "staff_initials_signing",
+            r"(?m)^[ \t]*(?P<i>[A-Z]{2,4})[ \t]*[-–—/][ \t]*"
+            r"(?i:e-?signed|signed|documented|dictated|transcribed|entered|attested|authenticated)\b",
+            PhiType.DOCTOR,
+            score=_SCORE,
+            group="i",
+            flags=0,
+            validate=_signing_initials,
+        ),
+        Pattern(
+            "staff_initials_signed_by",
+            r"\b(?i:documented|entered|written|charted|completed|dictated|transcribed|typed)[ \t]+(?i:by)[ \t]+"
+            r"(?P<i>[A-Z]{2,4})(?=[ \t]*(?:[.;,)]|$|[ \t]\d))",
+            PhiType.DOCTOR,
+            score=_SCORE,
+            group="i",
+            flags=re.MULTILINE,
+            validate=_signing_initials,
+            gate=(" by",),
+        ),
+        Pattern(
+            "staff_pair_note_end",
+            r"(?:\A|\n)[ \t]*(?P<a>[A-Za-z]{2,4})[ \t]*/[ \t]*(?P<b>[A-Za-z]{2,4})\.?\s*\Z",
+            PhiType.DOCTOR,
+            score=_SCORE,
+            group="a",
+            flags=0,
+            validate=_last_line_pair,
+            extra_groups=(("b", PhiType.DOCTOR),),
+            gate=("/",),
         ),
         Pattern(
             "staff_after_discipline",
