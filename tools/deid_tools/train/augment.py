@@ -10,8 +10,9 @@ surrogate and half the time the original with its proper words swapped for surna
 -> ``Corliss 5 West``): the engine's pools hold whole generic names and would teach no ward shapes.
 People's names in one copy come from one Faker locale drawn from ``NAME_LOCALES`` (Latin-script
 locales, en_US most often): the development notes name people from many backgrounds, and copies with
-en_US names only taught a first tagger that an unfamiliar given name ("Keiko", "Ayanda") is a place. The original values are not kept: the model sees the context, never the
-development notes' invented names.
+en_US names only taught a first tagger that an unfamiliar given name ("Keiko", "Ayanda") is a place.
+The original values are not kept: the model sees the context, never the development notes' invented
+names.
 
 Invariant: in every copy, ``text[span.start:span.end]`` is the surrogate of the original span and every
 character outside the spans is the original's, in order. The copies are deterministic in
@@ -86,7 +87,7 @@ class _Namer:
                 continue
             key = (piece.role, piece.normalized)
             if key not in self.memo:
-                if piece.role == "initial":
+                if piece.role == "initial":  # common initials (no Q, U, X, Y, Z)
                     self.memo[key] = self.rng.choice("ABCDEFGHIJKLMNOPRSTVW")
                 elif piece.role == "first":
                     self.memo[key] = self.rng.choice(self.draw.first_pool(piece.gender) or self.draw.male)
@@ -104,12 +105,12 @@ async def _surrogates(doc: GoldDoc, copy: int, seed: int) -> dict[tuple[PhiType,
     others = [(t, original) for t, original in unique if t not in _NAME_TYPES]
     values = await asyncio.gather(*(surrogator.surrogate_for(scope, t, original) for t, original in others))
     table = dict(zip(others, values, strict=True))
+    lexicons, surnames = load_lexicons(), name_pools("en_US").last
     rng = random.Random(f"{seed}:{doc.id}:{copy}:names")
-    namer = _Namer(rng.choice(NAME_LOCALES), rng, load_lexicons())
+    namer = _Namer(rng.choice(NAME_LOCALES), rng, lexicons)
     for t, original in unique:
         if t in _NAME_TYPES:
             table[(t, original)] = namer(original)
-    lexicons, surnames = load_lexicons(), name_pools("en_US").last
     for t, original in unique:
         rng = random.Random(f"{seed}:{doc.id}:{copy}:{original}")
         if t in _SWAPPED_TYPES and rng.random() < 0.5:
@@ -125,7 +126,7 @@ def surrogate_copy(doc: GoldDoc, copy: int, seed: int) -> GoldDoc:
     cursor = length = 0
     for s in sorted(doc.spans, key=lambda s: (s.start, s.end)):
         if s.start < cursor:
-            raise ValueError(f"overlapping gold spans in note {doc.id}")
+            raise ValueError("overlapping gold spans in a note")  # no id or value: gold may hold real text
         kept = doc.text[cursor : s.start]
         new = table[(s.type, doc.text[s.start : s.end])]
         parts += [kept, new]
