@@ -166,7 +166,7 @@ class TorchEngine:
 
 def read_meta(directory: Path) -> dict[str, Any]:
     """``tagger.json`` of an artifact, refused unless this code reads its format."""
-    meta: dict[str, Any] = json.loads((directory / CONFIG_FILE).read_text())
+    meta: dict[str, Any] = json.loads((directory / CONFIG_FILE).read_text(encoding="utf-8"))
     if meta.get("format") != ARTIFACT_FORMAT:
         raise ValueError(
             f"tagger artifact in {directory} has format {meta.get('format')}, this code reads format "

@@ -121,11 +121,11 @@ class Vocab:
         data: dict[str, object] = {"words": self.words, "chars": self.chars}
         if self.lexicon:
             data["lexicon"] = True  # absent in vocabularies made before lexicon features
-        path.write_text(json.dumps(data, ensure_ascii=False))
+        path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
 
     @classmethod
     def load(cls, path: Path) -> Vocab:
-        data = json.loads(path.read_text())
+        data = json.loads(path.read_text(encoding="utf-8"))  # spellings hold accented letters
         return cls(data["words"], data["chars"], bool(data.get("lexicon", False)))
 
 

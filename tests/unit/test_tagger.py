@@ -157,3 +157,21 @@ def test_training_windows_never_open_with_an_inside_tag() -> None:
     windows = _training_windows([(tokens, tags)], 8, 2, names)
     assert len(windows) > 2
     assert all(not names[t[0]].startswith("I-") for _, t in windows)
+
+
+def test_the_shipped_artifact_loads_under_an_ascii_locale() -> None:
+    # Triton's python stub may run with LANG unset (ASCII): the vocabulary's accented spellings once made
+    # its model fail to load there while every test in a UTF-8 shell passed.
+    import os
+    import subprocess
+    import sys
+
+    from deid_core.tagger import default_model_dir
+
+    vocab = (default_model_dir() / "vocab.json").read_bytes()
+    assert any(b > 127 for b in vocab)  # the case this guards: spellings beyond ASCII
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "PYTHONUTF8", "PYTHONIOENCODING"))}
+    env.update(LC_ALL="C", PYTHONUTF8="0")
+    code = "from deid_core.tagger import default_model_dir; from deid_core.tagger.runtime import TaggerRuntime; TaggerRuntime.load(default_model_dir(), device='cpu')"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-500:]

@@ -213,7 +213,7 @@ def write_model_card(out_dir: Path, meta: dict[str, object], config: JobConfig, 
         "HIPAA rows: binary PHI vs not, over the HIPAA Safe Harbor subtypes (see `tools/deid_tools/eval/scoring.py`).",
         "",
     ]
-    (out_dir / CARD_FILE).write_text("\n".join(lines))
+    (out_dir / CARD_FILE).write_text("\n".join(lines), encoding="utf-8")
 
 
 def run_training_job(out_dir: Path, config: JobConfig, progress: Callable[..., object] | None = None) -> dict[str, object]:
@@ -226,10 +226,10 @@ def run_training_job(out_dir: Path, config: JobConfig, progress: Callable[..., o
     handwritten = config.handwritten_gold or (str(HANDWRITTEN_GOLD) if HANDWRITTEN_GOLD.exists() else None)
     if handwritten:
         evals["hand-written"] = evaluate_split(runtime, gold_split(handwritten))
-    meta = json.loads((out_dir / "tagger.json").read_text())
+    meta = json.loads((out_dir / "tagger.json").read_text(encoding="utf-8"))
     write_model_card(out_dir, meta, config, reports, evals)
     metrics = {"job": {**asdict(config), "train": asdict(config.train)}, "epochs": [asdict(r) for r in reports], "eval": evals}
-    (out_dir / METRICS_FILE).write_text(json.dumps(metrics, indent=2))
+    (out_dir / METRICS_FILE).write_text(json.dumps(metrics, indent=2), encoding="utf-8")
     return metrics
 
 
@@ -240,7 +240,7 @@ def refresh_evaluation(out_dir: Path) -> dict[str, object]:
     measured again, on the same splits as the job that trained it. The full-pipeline rows depend on the
     rules, lexicons and hygiene as well as the weights, so they go stale when those change.
     """
-    metrics = json.loads((out_dir / METRICS_FILE).read_text())
+    metrics = json.loads((out_dir / METRICS_FILE).read_text(encoding="utf-8"))
     job = dict(metrics["job"])
     config = JobConfig(**{**job, "augment_gold": tuple(job.get("augment_gold", ())), "train": TrainConfig(**job["train"])})
     reports = [EpochReport(**r) for r in metrics["epochs"]]
@@ -252,8 +252,8 @@ def refresh_evaluation(out_dir: Path) -> dict[str, object]:
     handwritten = config.handwritten_gold or (str(HANDWRITTEN_GOLD) if HANDWRITTEN_GOLD.exists() else None)
     if handwritten:
         evals["hand-written"] = evaluate_split(runtime, gold_split(handwritten))
-    meta = json.loads((out_dir / "tagger.json").read_text())
+    meta = json.loads((out_dir / "tagger.json").read_text(encoding="utf-8"))
     write_model_card(out_dir, meta, config, reports, evals)
     metrics["eval"] = evals
-    (out_dir / METRICS_FILE).write_text(json.dumps(metrics, indent=2))
+    (out_dir / METRICS_FILE).write_text(json.dumps(metrics, indent=2), encoding="utf-8")
     return metrics

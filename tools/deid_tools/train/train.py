@@ -189,5 +189,5 @@ def train(
         "epochs_run": len(reports),
         "seed": config.seed,
     }
-    (out_dir / CONFIG_FILE).write_text(json.dumps(meta, indent=2))
+    (out_dir / CONFIG_FILE).write_text(json.dumps(meta, indent=2), encoding="utf-8")
     return reports
