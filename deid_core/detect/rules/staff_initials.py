@@ -113,11 +113,8 @@ def _capital_initials(ini: str) -> bool:
     return not (_not_initials(ini) or ini.lower() in _credentials() or ini.lower() in cues["clinical_abbreviations"])
 
 
-def _discipline_initials(text: str, m: re.Match[str]) -> bool:
-    return _capital_initials(m.group("i"))
-
-
-def _signing_initials(text: str, m: re.Match[str]) -> bool:
+def _capital_group(text: str, m: re.Match[str]) -> bool:
+    """The match's initials ``i`` (after a discipline, or signing an entry) pass ``_capital_initials``."""
     return _capital_initials(m.group("i"))
 
 
@@ -174,7 +171,7 @@ def staff_initial_patterns() -> list[Pattern]:
             score=_SCORE,
             group="i",
             flags=0,
-            validate=_signing_initials,
+            validate=_capital_group,
         ),
         Pattern(
             "staff_initials_signed_by",
@@ -184,7 +181,7 @@ def staff_initial_patterns() -> list[Pattern]:
             score=_SCORE,
             group="i",
             flags=re.MULTILINE,
-            validate=_signing_initials,
+            validate=_capital_group,
             gate=(" by",),
         ),
         Pattern(
@@ -205,7 +202,7 @@ def staff_initial_patterns() -> list[Pattern]:
             score=_SCORE,
             group="i",
             flags=0,
-            validate=_discipline_initials,
+            validate=_capital_group,
             gate=("(",),
         ),
         Pattern(
