@@ -97,20 +97,19 @@ def _after_role(text: str, m: re.Match[str]) -> bool:
     return cred is not None and not cred.group(1).islower() and cred.group(1).lower() in _credentials()
 
 
-def _note_end_initials(text: str, m: re.Match[str]) -> bool:
-    ini = m.group("i")
-    if not _one_case(ini) or _not_initials(ini) or ini.lower() in _credentials():
-        return False
-    lex = load_lexicons()
-    if ini.isupper():  # "AR", "CA": capitals are read as initials unless a clinical abbreviation ("IVF")
-        return ini.lower() not in lex.cues["clinical_abbreviations"]
-    return not lex.is_word(ini)  # "sk"; not "ok", "yes"
-
-
 def _capital_initials(ini: str) -> bool:
     """Capitals that are no unit, credential or clinical abbreviation ("PR" a route, "INR" a test)."""
     cues = load_lexicons().cues
     return not (_not_initials(ini) or ini.lower() in _credentials() or ini.lower() in cues["clinical_abbreviations"])
+
+
+def _note_end_initials(text: str, m: re.Match[str]) -> bool:
+    ini = m.group("i")
+    if ini.isupper():  # "AR", "CA": capitals are read as initials unless a clinical abbreviation ("IVF")
+        return _capital_initials(ini)
+    if not ini.islower() or _not_initials(ini) or ini.lower() in _credentials():
+        return False
+    return not load_lexicons().is_word(ini)  # "sk"; not "ok", "yes"
 
 
 def _capital_group(text: str, m: re.Match[str]) -> bool:

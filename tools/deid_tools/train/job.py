@@ -130,7 +130,8 @@ def augmented_notes(config: JobConfig) -> list[LabelledNote]:
     blind = HANDWRITTEN_GOLD.resolve().parent
     docs = []
     for path in config.augment_gold:
-        if Path(path).resolve() == blind or Path(path).resolve().parent == blind:
+        resolved = Path(path).resolve()
+        if blind in (resolved, resolved.parent):
             raise ValueError("the blind hand-written set is for evaluation only, never for training")
         docs += [n.doc for n in gold_split(path)]
     return [LabelledNote(d, None) for d in surrogate_copies(docs, config.augment_copies, config.augment_seed)]
@@ -171,19 +172,20 @@ def _base_data_line(config: JobConfig) -> str:
 
 def write_model_card(out_dir: Path, meta: dict[str, object], config: JobConfig, reports: Sequence[EpochReport], evals: dict[str, dict[str, object]]) -> None:
     weights = out_dir / "weights.pt"
+    threads = config.train.threads or torch.get_num_threads()
     lines = [
         "# PHI tagger model card",
         "",
         f"- Architecture: {meta['architecture']}; {sum(1 for _ in meta['tags'])} BIO tags over the i2b2 2014 subtypes."  # type: ignore[attr-defined]
         ,
         f"- Trained: {meta['trained_at']} on {platform.machine()} CPU, torch {torch.__version__}, "
-        f"{config.train.threads or torch.get_num_threads()} threads; training time {meta['training_seconds']} s over {meta['epochs_run']} epochs "
+        f"{threads} threads; training time {meta['training_seconds']} s over {meta['epochs_run']} epochs "
         "(early stopping on dev strict F1).",
         f"- Weights: {weights.stat().st_size / 1e6:.1f} MB (float16 on disk).",
         _data_line(config),
         f"- Reproduce: `deid train --train-n {config.train_n} --dev-n {config.dev_n} --test-n {config.test_n} "
         f"--corpus-seed {config.corpus_seed} --seed {config.train.seed} --epochs {config.train.epochs}"
-        f"{_augment_args(config)} --threads {config.train.threads or torch.get_num_threads()}`.",
+        f"{_augment_args(config)} --threads {threads}`.",
         "",
         "## Training curve",
         "",
