@@ -63,6 +63,10 @@ _SPREADING = frozenset({
     PhiType.PATIENT, PhiType.DOCTOR, PhiType.HOSPITAL, PhiType.ORGANIZATION, PhiType.DEPARTMENT, PhiType.CITY,
 })
 _LETTERS = re.compile(r"[^\W\d_]{3,}")
+# A two-letter given name (``Ro``, ``Vy``, ``Cy``) spreads too, but only from a person and only as written,
+# capital then small letter: in other cases such pairs are initials and abbreviations (``RV``, ``ro``).
+_SHORT_NAME = re.compile(r"(?<![\w'’])[A-Z][a-z](?!\w)(?!['’](?!s\b))")  # a possessive too: "Vy's"
+_PERSONS = frozenset({PhiType.PATIENT, PhiType.DOCTOR})
 _WORD_RUN = re.compile(r"(?<![\w'’])\w+")
 _LEXICON = "lexicon"
 _PROPAGATED_SCORE = 0.5
@@ -125,6 +129,7 @@ class SpanHygiene:
         names (``rehab``, ``geriatrics``), which name no one place, nor languages (``interpreter (Swedish,
         Birgitta)`` makes no name of ``Swedish is his first language``)."""
         types: dict[str, PhiType] = {}
+        short: dict[str, PhiType] = {}
         never = self._never_spread
         for span in spans:
             if span.type not in _SPREADING:
@@ -133,13 +138,18 @@ class SpanHygiene:
                 low = word.lower()
                 if low not in types and not self.lexicons.is_word(low) and low not in never and not self._generic(low):
                     types[low] = span.type
-        if not types:
+            if span.type in _PERSONS:
+                for m in _SHORT_NAME.finditer(text, span.start, span.end):
+                    if not self.lexicons.is_word(m.group().lower()):
+                        short.setdefault(m.group(), span.type)
+        if not types and not short:
             return spans
         covered = _Covered(spans)
+        runs = _word_runs_of(text, types) + _short_runs_of(text, short)
         extra = [
             Span(start, end, found, _PROPAGATED_SCORE, frozenset({_LEXICON}), "propagated")
             for start, end, found in (
-                _in_handle(text, run) for run in _word_runs_of(text, types) if not covered.contains(run[0], run[1])
+                _in_handle(text, run) for run in runs if not covered.contains(run[0], run[1])
             )
         ]
         return spans + extra
@@ -205,6 +215,13 @@ def _word_runs_of(text: str, types: dict[str, PhiType]) -> list[tuple[int, int, 
             at = low.find(key, at + 1)
     out.sort(key=itemgetter(0))  # one run per start: the order finditer gives
     return out
+
+
+def _short_runs_of(text: str, names: dict[str, PhiType]) -> list[tuple[int, int, PhiType]]:
+    """The mentions of two-letter names in ``text``, spelled exactly as found (``Ro``, not ``RO`` or ``ro``)."""
+    if not names:
+        return []
+    return [(m.start(), m.end(), found) for m in _SHORT_NAME.finditer(text) if (found := names.get(m.group())) is not None]
 
 
 # A login in lower case that a name is part of ("zosia.k", "k.zosia"): word runs joined by dots or

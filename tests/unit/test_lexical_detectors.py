@@ -208,6 +208,22 @@ def test_hygiene_does_not_spread_ordinary_words() -> None:
     assert len(out) == 1
 
 
+def test_hygiene_spreads_a_two_letter_name_only_as_written() -> None:
+    text = "Her granddaughter Vy (19) called. Vy is helping; Vy's number as backup. VY and vy are not her."
+    first = text.index("Vy")
+    out = build_hygiene().clean(text, [_span(first, first + 2, PhiType.PATIENT)])
+    names = sorted(s.start for s in out if s.type is PhiType.PATIENT)
+    assert [text[i : i + 2] for i in names] == ["Vy", "Vy", "Vy"]
+
+
+def test_hygiene_does_not_spread_two_letter_initials_or_words() -> None:
+    # Initials in capitals ("RV") and two-letter words ("Jo" is "jo" in the word list) stay where found.
+    text = "Echo read by RV. RV size normal. Jo called; Jo is also a word here."
+    rv, jo = text.index("RV"), text.index("Jo")
+    out = build_hygiene().clean(text, [_span(rv, rv + 2, PhiType.DOCTOR), _span(jo, jo + 2, PhiType.PATIENT)])
+    assert len(out) == 2
+
+
 @pytest.mark.parametrize(
     ("text", "value", "type_"),
     [
