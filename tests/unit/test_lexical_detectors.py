@@ -413,6 +413,7 @@ def test_state_codes_alone_are_words(lexicon) -> None:
     [
         ("Her partner Ines, a respiratory therapist at the VA, visited.", "respiratory therapist"),  # apposition
         ("Son is a surgical technician in Ohio.", "surgical technician"),  # a modifier after the article
+        ("I am a pharmacist at Northstar Drug and this is wrong.", "pharmacist"),  # a patient writing
         ("Retired: former symphony violinist, plays daily.", "symphony violinist"),
     ],
 )

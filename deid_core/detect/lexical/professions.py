@@ -21,7 +21,7 @@ _CUES = frozenset({
 })
 # Weak cues count only right before the occupation (articles aside): "she is a nurse", not
 # "was seen by the nurse".
-_WEAK_CUES = frozenset({"is", "was", "as"})
+_WEAK_CUES = frozenset({"is", "was", "as", "am"})
 _LOOKBACK = 4
 _ARTICLES = frozenset({"a", "an"})
 _SKIP = frozenset({"a", "an", "the", "part-time", "full-time", "retired", "former", "self-employed", "night", "school"})
