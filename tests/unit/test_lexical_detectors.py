@@ -113,10 +113,18 @@ def test_common_word_cities_are_not_places(lexicon) -> None:
         ("She is a retired school bus driver.", "school bus driver"),
         ("Occupation: electrician", "electrician"),
         ("A carpenter by trade.", "carpenter"),
+        ("He retired in 2019 as a choir director at the academy.", "choir director"),
+        ("- Partner, 26, warehouse associate: was watching the baby.", "warehouse associate"),
     ],
 )
 def test_professions(lexicon, text: str, value: str) -> None:
     assert (value, "PROFESSION") in found(lexicon, text)
+
+
+def test_a_device_or_a_case_role_is_no_profession(lexicon) -> None:
+    # Listed as ambiguous: a cue must say it is someone's job.
+    text = "Use the patient programmer to switch back.\nFuneral director: Benedikt Schaller"
+    assert not any(t == "PROFESSION" for _, t in found(lexicon, text))
 
 
 def test_care_team_roles_are_not_professions(lexicon) -> None:
