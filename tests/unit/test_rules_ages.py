@@ -41,6 +41,9 @@ def ages(text: str) -> set[str]:
         ("in her late 80's", "80's"),
         ("a woman in her eighties", "eighties"),
         ("93yo F", "93"),
+        ("I'm 70, retired from the mill.", "70"),  # a patient writing
+        ("I am 45 and never smoked.", "45"),
+        ("Her son is only 14, right?", "14"),
     ],
 )
 def test_age_surface_forms(text: str, expected: str) -> None:
@@ -67,6 +70,8 @@ def test_age_over_89_is_flagged() -> None:
         "Wt 72 kg HR 72",
         "for 3 days",
         "1234 year old",
+        "I am 5 days post op.",
+        "I'm 2 weeks out from surgery.",
     ],
 )
 def test_age_look_alikes_not_tagged(text: str) -> None:

@@ -165,11 +165,13 @@ def age_patterns() -> list[Pattern]:
             rf"(?P<age>{_AGE_LEFT}\d{{0,2}})(?:st|nd|rd|th)\s+(?i:birthday|bday)",
             a, score=0.85, group="age", flags=0, validate=_plausible, explain=_explain,
         ),
-        # "she is 67.", "who is 91 and lives alone", "daughter is 9.": a bare number after a person and "is", then a
-        # sentence end or a conjunction (a number followed by anything else is a measure).
+        # "she is 67.", "who is 91 and lives alone", "daughter is 9.", "I'm 70, retired", "son is only 14": a bare
+        # number after a person and "is", then a sentence end or a conjunction (a number followed by anything
+        # else is a measure).
         Pattern(
             "age_is",
-            rf"{word_start(('she', 'he', 'who', 'patient', 'pt', 'they', *_RELATIVES))}\s+(?i:is|was)\s+(?:now\s+)?"
+            rf"(?:{word_start(('she', 'he', 'who', 'patient', 'pt', 'they', *_RELATIVES))}\s+(?i:is|was)"
+            rf"|(?<![\w'\u2019])I(?:\s+am|['\u2019]m))\s+(?:(?i:now|only|just)\s+)?"
             rf"(?P<age>{_DIGITS_AGE}|{_WORD_NUMBER})(?=\s*(?:[.,;)]|$|\s(?i:and|but|with|now|today)\b))",
             a, score=0.75, group="age", flags=0, validate=_plausible, explain=_explain,
         ),
