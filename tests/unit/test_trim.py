@@ -68,6 +68,8 @@ def test_a_blank_line_parts_two_names(trimmer) -> None:
         ("Phoned Lakeland Mutual Health Plan for auth.", "Phoned Lakeland Mutual Health Plan", PhiType.ORGANIZATION,
          [("Lakeland Mutual Health Plan", "ORGANIZATION")]),
         ("Aunt describes Cosimo as withdrawn.", "describes Cosimo", PhiType.PATIENT, [("Cosimo", "PATIENT")]),
+        ("Case moved from Agent Lupe Ortiz in May.", "Agent Lupe Ortiz", PhiType.ORGANIZATION, [("Lupe Ortiz", "PATIENT")]),
+        ("Heard of the van from CHW Ruby Lee.", "CHW Ruby Lee", PhiType.ORGANIZATION, [("Ruby Lee", "PATIENT")]),
     ],
 )
 def test_a_cue_word_before_the_name_is_cut_off(trimmer, text, value, type_, expected) -> None:
