@@ -109,6 +109,10 @@ def test_invalid_calendar_values_rejected() -> None:
         ("two admissions (4/6 and 11/19) for the same", "4/6"),
         ("angiogram planned 10/10 in IR suite 3", "10/10"),
         ("visit rescheduled 6/3, same time", "6/3"),
+        ("echo 7/1 ductus closed", "7/1"),  # a study named with its day
+        ("ECG 2/10: QTc 438.", "2/10"),
+        ("Last BM 3/10. No void trial.", "3/10"),
+        ("Home care SN/PT, start 3/10.", "3/10"),
     ],
 )
 def test_cued_single_digit_partial_dates(text: str, expected: str) -> None:

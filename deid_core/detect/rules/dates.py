@@ -73,6 +73,9 @@ DATE_CUES = frozenset(
         # a procedure or draw and the day it happened ("echo done 4/2", "cultures drawn 1/5")
         "done", "completed", "performed", "drawn", "collected", "placed", "removed", "pulled", "pull",
         "removal", "placement", "insertion",
+        # a study, a test or an event named with its day ("echo 7/1", "ECG 2/10:", "Last BM 3/10", "start 3/10")
+        "echo", "ecg", "ekg", "eeg", "emg", "mri", "ct", "cxr", "egd", "colonoscopy", "biopsy", "labs", "culture",
+        "cultures", "infusion", "bm", "start", "changed", "fixed", "repaired",
     }
 )
 _YEAR_CUES = frozenset(
