@@ -45,7 +45,7 @@ def _one_case(part: str) -> bool:
     return part.isupper() or part.islower()
 
 
-def _not_initials(part: str) -> bool:
+def not_initials(part: str) -> bool:
     """A unit, route or abbreviation (any case), or a credential written in capitals (``RN``; a
     lower-case ``np`` may be someone's initials)."""
     low = part.lower()
@@ -57,7 +57,7 @@ def _not_initials(part: str) -> bool:
 
 def _typist_pair(text: str, m: re.Match[str]) -> bool:
     a, b = m.group("a"), m.group("b")
-    if not (_one_case(a) and _one_case(b)) or _not_initials(a) or _not_initials(b):
+    if not (_one_case(a) and _one_case(b)) or not_initials(a) or not_initials(b):
         return False
     if a.isupper() and b.isupper() and "/" in m.group(0).replace(" / ", ""):
         return False  # "AST/ALT", "CBC/LFT": paired tests; two people's capitals are spaced ("DW / OF")
@@ -74,7 +74,7 @@ def _before_credential(text: str, m: re.Match[str]) -> bool:
     ini = m.group("i")
     if text[max(0, m.start() - 3) : m.start()].rstrip().endswith(","):
         return False  # "Rafaela Montenegro, MS, CGC": one of a list of credentials
-    return _one_case(ini) and not _not_initials(ini) and ini.lower() not in _credentials() and not load_lexicons().is_word(ini)
+    return _one_case(ini) and not not_initials(ini) and ini.lower() not in _credentials() and not load_lexicons().is_word(ini)
 
 
 _CREDENTIAL_AFTER = re.compile(r"[ \t]*,[ \t]*([A-Za-z][A-Za-z\-]{1,8})\b")
@@ -86,7 +86,7 @@ def _after_role(text: str, m: re.Match[str]) -> bool:
         return False  # "Odile Varga, RN ov": the credential of the name before, not a role before a name
     if "." in value:
         return True  # "j. marchetti", "g.wu": an initial and a surname
-    if _not_initials(value) or value.lower() in _credentials():
+    if not_initials(value) or value.lower() in _credentials():
         return False
     if not load_lexicons().is_word(value):
         return True
@@ -97,29 +97,29 @@ def _after_role(text: str, m: re.Match[str]) -> bool:
     return cred is not None and not cred.group(1).islower() and cred.group(1).lower() in _credentials()
 
 
-def _capital_initials(ini: str) -> bool:
+def capital_initials(ini: str) -> bool:
     """Capitals that are no unit, credential or clinical abbreviation ("PR" a route, "INR" a test)."""
     cues = load_lexicons().cues
-    return not (_not_initials(ini) or ini.lower() in _credentials() or ini.lower() in cues["clinical_abbreviations"])
+    return not (not_initials(ini) or ini.lower() in _credentials() or ini.lower() in cues["clinical_abbreviations"])
 
 
 def _note_end_initials(text: str, m: re.Match[str]) -> bool:
     ini = m.group("i")
     if ini.isupper():  # "AR", "CA": capitals are read as initials unless a clinical abbreviation ("IVF")
-        return _capital_initials(ini)
-    if not ini.islower() or _not_initials(ini) or ini.lower() in _credentials():
+        return capital_initials(ini)
+    if not ini.islower() or not_initials(ini) or ini.lower() in _credentials():
         return False
     return not load_lexicons().is_word(ini)  # "sk"; not "ok", "yes"
 
 
 def _capital_group(text: str, m: re.Match[str]) -> bool:
-    """The match's initials ``i`` (after a discipline, or signing an entry) pass ``_capital_initials``."""
-    return _capital_initials(m.group("i"))
+    """The match's initials ``i`` (after a discipline, or signing an entry) pass ``capital_initials``."""
+    return capital_initials(m.group("i"))
 
 
 def _last_line_pair(text: str, m: re.Match[str]) -> bool:
     a, b = m.group("a"), m.group("b")
-    return all(_one_case(x) and _capital_initials(x) for x in (a, b))
+    return all(_one_case(x) and capital_initials(x) for x in (a, b))
 
 
 def _discipline_alternatives() -> str:
