@@ -121,6 +121,35 @@ def test_professions(lexicon, text: str, value: str) -> None:
     assert (value, "PROFESSION") in found(lexicon, text)
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Father Luc, a paper mill shift supervisor, and mother Annika.", "paper mill shift supervisor"),
+        ("She is an ICU nurse at the county hospital.", "ICU nurse"),
+        ("Former Army medic (two tours).", "Army medic"),
+        ("son Anders (19, a ranch hand and EMT student)", "ranch hand"),
+        ("Daughter Yewande (a respiratory therapist at another hospital)", "respiratory therapist"),
+        ("pt was a sweetgrass basket weaver, sells at the market", "sweetgrass basket weaver"),
+    ],
+)
+def test_occupations_named_with_modifiers(lexicon, text: str, value: str) -> None:
+    assert (value, "PROFESSION") in found(lexicon, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "She is a poor hand washer.",  # the noun goes on after the head
+        "He was a restrained driver in the MVC.",  # how, not which
+        "Works as an aircraft mechanic. Security officer Lamar Whitlock called.",  # a sentence ends between
+        "The left hand is swollen; retired.",  # a head alone is an ordinary word
+    ],
+)
+def test_no_occupation_from_a_head_without_its_phrase(lexicon, text: str) -> None:
+    spans = {v for v, t in found(lexicon, text) if t == "PROFESSION"}
+    assert spans <= {"aircraft mechanic"}
+
+
 def test_a_device_or_a_case_role_is_no_profession(lexicon) -> None:
     # Listed as ambiguous: a cue must say it is someone's job.
     text = "Use the patient programmer to switch back.\nFuneral director: Benedikt Schaller"

@@ -25,6 +25,9 @@ _WEAK_CUES = frozenset({"is", "was", "as", "am"})
 _LOOKBACK = 4
 _ARTICLES = frozenset({"a", "an"})
 _SKIP = frozenset({"a", "an", "the", "part-time", "full-time", "retired", "former", "self-employed", "night", "school"})
+# Words right before an occupation's modifiers that say it is someone's job ("retired paper machine tender").
+_STRONG_LEADS = frozenset({"retired", "former", "formerly", "self-employed"})
+_MAX_MODIFIERS = 3
 
 
 def _close(view: TokenView, i: int) -> bool:
@@ -48,6 +51,10 @@ class ProfessionDetector:
         self._prefixed = {f"ex-{k}": k for k in self._table}
         # The words that can open a profession, made once rather than per note.
         self._openers = frozenset(self._table) | frozenset(self._prefixed)
+        # Words that end an occupation named with modifiers before them ("ICU nurse", "ranch hand"):
+        # one-word occupations and heads that are an occupation only so (profession_heads).
+        self._heads = frozenset(p for p in lexicons.professions if " " not in p) | lexicons.cues["profession_heads"]
+        self._not_modifiers = lexicons.cues["not_profession_modifiers"]
 
     def _modifier(self, toks: Mapping[int, Token], i: int) -> bool:
         if i < 2:
@@ -78,7 +85,55 @@ class ProfessionDetector:
         return self.spans(TokenView(note.text)) if note.text else []
 
     def spans(self, view: TokenView) -> list[Span]:
-        return [Span(s, e, PhiType.PROFESSION, _SCORE, frozenset({SOURCE}), "lexicon=profession") for s, e in self._find(view)]
+        found = sorted({*self._find(view), *self._compounds(view)})
+        return [Span(s, e, PhiType.PROFESSION, _SCORE, frozenset({SOURCE}), "lexicon=profession") for s, e in found]
+
+    def _compounds(self, view: TokenView) -> Iterator[tuple[int, int]]:
+        """An occupation's head word after one to three words that say which (``a paper mill shift
+        supervisor``, ``an ICU nurse``, ``former Army medic``), when the phrase is said of someone: an
+        article after ``is``/``was``/``as``/``am``, a comma, an opening parenthesis or a job cue, or
+        ``retired``/``former`` right before it."""
+        toks, lows = view.at, view.lows
+        for i in view.where(self._heads):
+            j = i
+            while i - j < _MAX_MODIFIERS and j > 0 and self._compound_modifier(view, j - 1):
+                j -= 1
+            if j == i or j == 0 or self._noun_goes_on(view, i):
+                continue
+            lead = lows[j - 1]
+            if lead in _ARTICLES and _close(view, j - 1):
+                prev = lows[j - 2] if j >= 2 else ""
+                cued = prev in _WEAK_CUES or prev in {",", "("} or any(
+                    w in _CUES for w in lows[max(0, j - 1 - _LOOKBACK) : j - 1]
+                )
+            else:
+                cued = lead in _STRONG_LEADS and _close(view, j - 1)
+            if cued:
+                yield toks[j].start, toks[i].start + len(toks[i].word)
+
+    def _noun_goes_on(self, view: TokenView, i: int) -> bool:
+        """The head is not the phrase's last noun (``a poor hand washer``): a lower-case word that is no
+        function word follows it in the same phrase."""
+        if i + 1 >= len(view.lows) or not _close(view, i):
+            return False
+        nxt = view.at[i + 1]
+        return nxt.is_lower and nxt.low not in self._function
+
+    def _compound_modifier(self, view: TokenView, k: int) -> bool:
+        tok = view.at[k]
+        low = tok.low
+        return (
+            tok.is_word
+            and tok.word == tok.text  # no full stop: "an aircraft mechanic. Security officer ..."
+            and tok.word.replace("-", "").isalpha()
+            and low not in self._not_modifiers
+            and low not in _ARTICLES
+            and low not in _CUES
+            and low not in _WEAK_CUES
+            and low not in _STRONG_LEADS
+            and low not in self._function
+            and _close(view, k)
+        )
 
     def _find(self, view: TokenView) -> Iterator[tuple[int, int]]:
         toks = view.at
@@ -115,7 +170,7 @@ class ProfessionDetector:
                 k -= 1
             weak = k > 0 and before[k - 1] in _WEAK_CUES
             # "Cleo, a respiratory therapist": an apposition after a name says what the person does.
-            weak = weak or (0 < k < len(before) and before[k - 1] == "," and before[k] in _ARTICLES)
+            weak = weak or (0 < k < len(before) and before[k - 1] in {",", "("} and before[k] in _ARTICLES)
             if weak or any(w in _CUES for w in before) or after == ["by", "trade"] or (
                 before and before[-1] == ":" and len(before) > 1 and before[-2] in {"occupation", "job", "work", "profession"}
             ):
