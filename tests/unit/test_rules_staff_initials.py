@@ -37,6 +37,10 @@ def doctors(text: str) -> set[str]:
         ("Nurse line 360-555-0100.\nDocumented by RDI 11/22/25.", {"RDI"}),
         ("Confidential note written by AN; reviewed with Maya.", {"AN"}),
         ("Nurse line 360-555-0100 x2210.\n\nSH/TO", {"SH", "TO"}),
+        ("No PLMs. Scored by EK.\n", {"EK"}),
+        ("Radiologist attestation: KM\n", {"KM"}),
+        ("Ransome, DDS   hyg: raquel   asst: DM\nins: Granite Peak", {"DM"}),
+        ("Signed: HK / RN educator", {"HK"}),
     ],
 )
 def test_staff_initials_and_short_names(text: str, expected: set[str]) -> None:
@@ -58,6 +62,7 @@ def test_staff_initials_and_short_names(text: str, expected: set[str]) -> None:
         "RN aware.",  # the sentence goes on
         "tech ok.",
         "handed over to RN on arrival",
+        "Tech: CT 3 done. Signed: MD. asst: PO",  # a study, a credential and a route after signing fields
     ],
 )
 def test_no_staff_initials_in_credentials_units_and_words(text: str) -> None:

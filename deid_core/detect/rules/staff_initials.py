@@ -10,6 +10,8 @@ before a credential, and lower-case initials or names right after a staff role w
   and in lower case no ordinary word.
 * **Signing an entry** (``ECH - signed 11/20/25``, ``SDA - documented``, ``Documented by RDI 11/22/25``,
   ``written by AN;``): capitals at a line's start before a signing verb, or after "<verb> by".
+* **A signing field** (``Signed: HK /``, ``attestation: KM``, ``asst: DM``): capitals after a signing or
+  assisting label and its colon (``initial_labels``).
 * **The last line's pair** (``SH/TO`` ending the note): both halves staff, even in capitals.
 * **After a discipline, in parentheses** (``OT (PR):``, ``SLP (HM)``): a team conference's members,
   capitals only; a test or a unit in parentheses (``PT (INR)``) is no initials.
@@ -126,6 +128,10 @@ def _discipline_alternatives() -> str:
     return phrase_alternatives(load_lexicons().cues["discipline_roles"])
 
 
+def _label_alternatives() -> str:
+    return phrase_alternatives(load_lexicons().cues["initial_labels"])
+
+
 def _role_alternatives() -> str:
     return phrase_alternatives(load_lexicons().cues["initial_roles"])
 
@@ -174,7 +180,8 @@ def staff_initial_patterns() -> list[Pattern]:
         ),
         Pattern(
             "staff_initials_signed_by",
-            r"\b(?i:documented|entered|written|charted|completed|dictated|transcribed|typed)[ \t]+(?i:by)[ \t]+"
+            r"\b(?i:documented|entered|written|charted|completed|dictated|transcribed|typed|scored|read|reviewed|"
+            r"interpreted|verified|performed|witnessed|signed|cosigned|co-signed|attested)[ \t]+(?i:by)[ \t]+"
             r"(?P<i>[A-Z]{2,4})(?=[ \t]*(?:[.;,)]|$|[ \t]\d))",
             PhiType.DOCTOR,
             score=_SCORE,
@@ -182,6 +189,18 @@ def staff_initial_patterns() -> list[Pattern]:
             flags=re.MULTILINE,
             validate=_capital_group,
             gate=(" by",),
+        ),
+        # A form's signing field ("Signed: HK / RN educator", "Radiologist attestation: KM", "asst: DM").
+        Pattern(
+            "staff_initials_field",
+            rf"(?<![\w\-])(?i:{_label_alternatives()})[ \t]*:[ \t]*(?P<i>[A-Z]{{2,3}})"
+            r"(?=[ \t]*(?:[.;,)/]|$)|[ \t]{2,}|[ \t]\d)",
+            PhiType.DOCTOR,
+            score=_SCORE,
+            group="i",
+            flags=re.MULTILINE,
+            validate=_capital_group,
+            gate=(":",),
         ),
         Pattern(
             "staff_pair_note_end",
