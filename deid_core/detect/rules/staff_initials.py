@@ -181,7 +181,7 @@ def staff_initial_patterns() -> list[Pattern]:
         Pattern(
             "staff_initials_signed_by",
             r"\b(?i:documented|entered|written|charted|completed|dictated|transcribed|typed|scored|read|reviewed|"
-            r"interpreted|verified|performed|witnessed|signed|cosigned|co-signed|attested)[ \t]+(?i:by)[ \t]+"
+            r"interpreted|verified|performed|witnessed|attested)[ \t]+(?i:by)[ \t]+"  # "signed by": signoffs.py
             r"(?P<i>[A-Z]{2,4})(?=[ \t]*(?:[.;,)]|$|[ \t]\d))",
             PhiType.DOCTOR,
             score=_SCORE,
