@@ -1,9 +1,9 @@
-"""The hand-written development sets (eval/handwritten_dev, eval/handwritten_dev2 ... eval/handwritten_dev11):
+"""The hand-written development sets (eval/handwritten_dev, eval/handwritten_dev2 ... eval/handwritten_dev14):
 each gold.jsonl is current, large enough and well formed, and no two share a note id.
 
 All are compiled by the test set's compiler (eval/handwritten/build.py), with ``--id-prefix hwdev``,
-``hwdevb``, ``hwdevc``, ``hwdevd``, ``hwdeve``, ``hwdevf``, ``hwdevg``, ``hwdevh``, ``hwdevi``, ``hwdevj`` and
-``hwdevk``. The second was written after the rules had been
+``hwdevb``, ``hwdevc``, ``hwdevd``, ``hwdeve``, ``hwdevf``, ``hwdevg``, ``hwdevh``, ``hwdevi``, ``hwdevj``,
+``hwdevk``, ``hwdevl``, ``hwdevm`` and ``hwdevn``. The second was written after the rules had been
 tuned on the first, the third after the tuning on the second and the fourth after the tuning on the third,
 so each one's first evaluation is out of sample; the fifth was written after the tagger trained on the
 first two sets' copies, and first evaluated before anything was tuned on it. The sixth and seventh were written as training material
@@ -75,8 +75,13 @@ EIGHTH = DevSet(ROOT / "eval" / "handwritten_dev8", "hwdevh", min_notes=26, min_
 NINTH = DevSet(ROOT / "eval" / "handwritten_dev9", "hwdevi", min_notes=26, min_spans=1300, note_chars=(1000, 3600))
 TENTH = DevSet(ROOT / "eval" / "handwritten_dev10", "hwdevj", min_notes=26, min_spans=1200, note_chars=(1000, 3600))
 ELEVENTH = DevSet(ROOT / "eval" / "handwritten_dev11", "hwdevk", min_notes=26, min_spans=1400, note_chars=(1000, 3600))
-ALL = (FIRST, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH)
-NAMES = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh"]
+# Written as training material while the tagger of model version 5 trained.
+TWELFTH = DevSet(ROOT / "eval" / "handwritten_dev12", "hwdevl", min_notes=26, min_spans=1150, note_chars=(1000, 3600))
+THIRTEENTH = DevSet(ROOT / "eval" / "handwritten_dev13", "hwdevm", min_notes=26, min_spans=1350, note_chars=(1000, 3600))
+FOURTEENTH = DevSet(ROOT / "eval" / "handwritten_dev14", "hwdevn", min_notes=26, min_spans=1650, note_chars=(1000, 3600))
+ALL = (FIRST, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH, TWELFTH, THIRTEENTH, FOURTEENTH)
+NAMES = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
+         "twelfth", "thirteenth", "fourteenth"]
 SETS = pytest.mark.parametrize("dev", ALL, ids=NAMES)
 
 FREQUENT = ("PATIENT", "DOCTOR", "PROFESSION", "HOSPITAL", "ORGANIZATION", "CITY", "AGE", "DATE", "PHONE")
