@@ -67,6 +67,12 @@ _LETTERS = re.compile(r"[^\W\d_]{3,}")
 # capital then small letter: in other cases such pairs are initials and abbreviations (``RV``, ``ro``).
 _SHORT_NAME = re.compile(r"(?<![\w'’])[A-Z][a-z](?!\w)(?!['’](?!s\b))")  # a possessive too: "Vy's"
 _PERSONS = frozenset({PhiType.PATIENT, PhiType.DOCTOR})
+_NAME_WORD = re.compile(r"(?<![\w'’\-])[A-Z][A-Za-z]+(?![\w\-])")
+_CAPITALISED = re.compile(r"(?<![\w'’\-])[A-Z][a-z]+(?![\w\-])")
+# What ends a sentence or opens a line or a list item right before a word.
+_SENTENCE_START = re.compile(r"(?:\A|[.!?:;\n]|^[ \t]*(?:[-*•]|\d+[.)]))[ \t\"“(]*\Z", re.MULTILINE)
+# What follows a name, not a modal verb ("Will is", "Will's", "Will asked", "Will and Georgia").
+_SAID_OF_A_PERSON = re.compile(r"(?:['’]s\b|,|[ \t]+(?:is|was|has|had|and|or|did|does|says|said|to|[a-z]+ed|[a-z]*[^s\W]s)\b)")
 _WORD_RUN = re.compile(r"(?<![\w'’])\w+")
 _LEXICON = "lexicon"
 _PROPAGATED_SCORE = 0.5
@@ -95,6 +101,7 @@ class SpanHygiene:
     _particle_head: re.Pattern[str] = field(init=False, repr=False, compare=False)
     _never_spread: frozenset[str] = field(init=False, repr=False, compare=False)
     _look_alikes: TaggerLookAlikes = field(init=False, repr=False, compare=False)
+    _not_names: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Built once: the words of facility and organisation heads, ward tails and never-names.
@@ -105,6 +112,7 @@ class SpanHygiene:
         object.__setattr__(self, "_particle_head", _particle_head(cues["titles"]))
         object.__setattr__(self, "_never_spread", cues["function_words"] | cues["languages"])
         object.__setattr__(self, "_look_alikes", TaggerLookAlikes(self.lexicons))
+        object.__setattr__(self, "_not_names", cues["not_names"] | cues["titles"])
 
     def clean(self, text: str, spans: Sequence[Span]) -> list[Span]:
         out: list[Span] = []
@@ -127,9 +135,12 @@ class SpanHygiene:
         PHI wherever else the note spells it, in any case (``ximena`` in a flowsheet line). Only words
         that are not ordinary English words, of three letters or more, spread; not generic words of place
         names (``rehab``, ``geriatrics``), which name no one place, nor languages (``interpreter (Swedish,
-        Birgitta)`` makes no name of ``Swedish is his first language``)."""
+        Birgitta)`` makes no name of ``Swedish is his first language``). A person's given name that is an
+        ordinary word (``Will``, ``Hope``, ``Bo``) spreads only capitalised, and at a sentence's start only
+        when what follows reads as said of a person (``Will is``, ``Will asked``; not ``Will call``)."""
         types: dict[str, PhiType] = {}
         short: dict[str, PhiType] = {}
+        worded: dict[str, PhiType] = {}  # a given name that is also a word ("Will", "Hope")
         never = self._never_spread
         for span in spans:
             if span.type not in _SPREADING:
@@ -142,10 +153,15 @@ class SpanHygiene:
                 for m in _SHORT_NAME.finditer(text, span.start, span.end):
                     if not self.lexicons.is_word(m.group().lower()):
                         short.setdefault(m.group(), span.type)
-        if not types and not short:
+                for word in _NAME_WORD.findall(text, span.start, span.end):
+                    low = word.lower()
+                    if (low in self.lexicons.first_names and self.lexicons.is_word(low) and low not in never
+                            and low not in self._not_names and not self._generic(low)):
+                        worded.setdefault(word[0].upper() + low[1:], span.type)
+        if not types and not short and not worded:
             return spans
         covered = _Covered(spans)
-        runs = _word_runs_of(text, types) + _short_runs_of(text, short)
+        runs = _word_runs_of(text, types) + _short_runs_of(text, short) + _worded_runs_of(text, worded)
         extra = [
             Span(start, end, found, _PROPAGATED_SCORE, frozenset({_LEXICON}), "propagated")
             for start, end, found in (
@@ -222,6 +238,22 @@ def _short_runs_of(text: str, names: dict[str, PhiType]) -> list[tuple[int, int,
     if not names:
         return []
     return [(m.start(), m.end(), found) for m in _SHORT_NAME.finditer(text) if (found := names.get(m.group())) is not None]
+
+
+def _worded_runs_of(text: str, names: dict[str, PhiType]) -> list[tuple[int, int, PhiType]]:
+    """The capitalised mentions of people's names that are ordinary words (``Will``): anywhere but at a
+    sentence's start, and there only before what is said of a person (``Will is``, ``Will asked``)."""
+    if not names:
+        return []
+    out = []
+    for m in _CAPITALISED.finditer(text):
+        found = names.get(m.group())
+        if found is None:
+            continue
+        if _SENTENCE_START.search(text, max(0, m.start() - 4), m.start()) and not _SAID_OF_A_PERSON.match(text, m.end()):
+            continue  # "Will call back tomorrow.": the modal, not the man
+        out.append((m.start(), m.end(), found))
+    return out
 
 
 # A login in lower case that a name is part of ("zosia.k", "k.zosia"): word runs joined by dots or

@@ -253,10 +253,26 @@ def test_hygiene_spreads_a_two_letter_name_only_as_written() -> None:
     assert [text[i : i + 2] for i in names] == ["Vy", "Vy", "Vy"]
 
 
+def test_hygiene_spreads_a_given_name_that_is_a_word_only_where_it_reads_as_a_name() -> None:
+    text = "DUNBAR, WILL\nWill is soft-spoken. Will call back tomorrow. Georgia and Will arrived; will do."
+    start = text.index("WILL")
+    out = build_hygiene().clean(text, [_span(0, start + 4, PhiType.PATIENT)])
+    spread = [s.start for s in out if s.start > start]
+    assert spread == [text.index("Will is"), text.index("Will arrived")]  # not the modal, not lower case
+
+
+def test_hygiene_does_not_spread_a_surname_that_is_a_word() -> None:
+    # "Hearing" is a surname in the census lists, never a given name: a tagger's false person stays alone.
+    text = "Newborn Hearing Screening Program. The Hearing clinic called."
+    start = text.index("Hearing")
+    out = build_hygiene().clean(text, [_span(start, start + 7, PhiType.DOCTOR)])
+    assert len(out) == 1
+
+
 def test_hygiene_does_not_spread_two_letter_initials_or_words() -> None:
-    # Initials in capitals ("RV") and two-letter words ("Jo" is "jo" in the word list) stay where found.
-    text = "Echo read by RV. RV size normal. Jo called; Jo is also a word here."
-    rv, jo = text.index("RV"), text.index("Jo")
+    # Initials in capitals ("RV") and two-letter words that are no given name ("Ox") stay where found.
+    text = "Echo read by RV. RV size normal. Ox called; Ox is also a word here."
+    rv, jo = text.index("RV"), text.index("Ox")
     out = build_hygiene().clean(text, [_span(rv, rv + 2, PhiType.DOCTOR), _span(jo, jo + 2, PhiType.PATIENT)])
     assert len(out) == 2
 
