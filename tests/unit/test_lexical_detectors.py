@@ -253,6 +253,26 @@ def test_hygiene_spreads_a_two_letter_name_only_as_written() -> None:
     assert [text[i : i + 2] for i in names] == ["Vy", "Vy", "Vy"]
 
 
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Lives with his wife Ama (74) in a split-level.", "Ama"),
+        ("Older brother Tor died at 74.", "Tor"),
+        ("Co-sleeps with older brother Tae (8).", "Tae"),
+    ],
+)
+def test_a_short_name_after_a_relation(lexicon, text: str, name: str) -> None:
+    assert (name, "PATIENT") in found(lexicon, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Mother Ca breast at 60.", "Mother Hx of lupus.", "Their pastor Rev. Odom visits.", "Listed as Baby Boy at birth."],
+)
+def test_no_short_name_after_a_relation_when_an_abbreviation_title_or_placeholder(lexicon, text: str) -> None:
+    assert not any(t in {"PATIENT", "DOCTOR"} and len(v) <= 3 for v, t in found(lexicon, text))
+
+
 def test_hygiene_spreads_a_given_name_that_is_a_word_only_where_it_reads_as_a_name() -> None:
     text = "DUNBAR, WILL\nWill is soft-spoken. Will call back tomorrow. Georgia and Will arrived; will do."
     start = text.index("WILL")

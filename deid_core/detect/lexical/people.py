@@ -47,6 +47,10 @@ def _phrases(words: frozenset[str], kind: str) -> list[_Cue]:
     return [_Cue(tuple(w.split()), kind) for w in words]
 
 
+# Words after "Baby" that stand for a newborn not yet named ("Baby Boy", "Baby Girl B").
+_PLACEHOLDERS = frozenset({"boy", "girl"})
+
+
 class PeopleDetector:
     """Finds person names from cue words and the name lexicons (see the module docstring)."""
 
@@ -72,6 +76,8 @@ class PeopleDetector:
         self._function = cues["function_words"]
         self._not_names = cues["not_names"]
         self._languages = cues["languages"]
+        self._abbreviations = cues["clinical_abbreviations"] | cues["not_initials"]  # "ICU", "Dx", "Hx"
+        self._titles = cues["titles"] | cues["officer_titles"]
         self._eponym_heads = cues["eponym_heads"]
         self._eponyms = cues["eponyms"]
 
@@ -106,7 +112,9 @@ class PeopleDetector:
             if k < view.size and toks[k].low in _SKIPPABLE and toks[k].low not in self._cues:
                 colon = colon or toks[k].low == ":"
                 k += 1
-        if k >= view.size or not self._cued_first(toks[k], cue.kind):
+        if k >= view.size or not (
+            self._cued_first(toks[k], cue.kind) or (cue.kind == "relation" and self._short_relative(view, k))
+        ):
             return None
         if (colon or view.sentence_start(k)) and self._sentence_opener(toks[k]):
             # "per mom. Younger brother", "..., MD\nGlad to hear": the cue ends its sentence or line and
@@ -229,6 +237,24 @@ class PeopleDetector:
             surname = kind == "staff" and tok.is_lower and low in lex.surnames
             return (low in lex.first_names or surname) and not lex.is_word(low)
         return False
+
+    def _short_relative(self, view: TokenView, k: int) -> bool:
+        """A capitalised word of two or three letters right after a relation is the relative's name
+        (``wife Ama (74)``, ``brother Tor died``, ``wife Mere on Totara Lane``) though it is no listed first
+        name, unless it is a clinical abbreviation (``mother Ca``... is read on: ``Ca breast``) or a
+        lower-case word goes on the phrase that is no function word and no verb in -ed or -s."""
+        tok = view.at[k]
+        low = _bare_low(tok)
+        if not tok.is_title or not 2 <= len(low) <= 3 or low in self._abbreviations:
+            return False
+        if low in self._function or low in self._not_names or low in self._languages or low in self._titles:
+            return False
+        if tok.text.endswith(".") or low in _PLACEHOLDERS:
+            return False  # "pastor Rev. Odom", "Baby Boy": a title, the guideline's placeholder
+        if k + 1 >= view.size:
+            return True
+        nxt = view.at[k + 1]
+        return not nxt.is_lower or nxt.low in self._function or nxt.low.endswith(("ed", "s"))
 
     def _surname_like(self, tok: Token) -> bool:
         low = _bare_low(tok)
