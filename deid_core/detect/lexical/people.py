@@ -60,8 +60,9 @@ class PeopleDetector:
         self._lex = lexicons
         cues = lexicons.cues
         weak = cues["weak_staff"]
+        self._titles = cues["titles"] | cues["officer_titles"]
         table = [
-            *_phrases(cues["titles"] | cues["officer_titles"], "title"),
+            *_phrases(self._titles, "title"),
             *_phrases(cues["relations"], "relation"),
             *_phrases(cues["staff"] - weak - cues["titles"], "staff"),
             *_phrases(weak, "weak"),
@@ -77,7 +78,6 @@ class PeopleDetector:
         self._not_names = cues["not_names"]
         self._languages = cues["languages"]
         self._abbreviations = cues["clinical_abbreviations"] | cues["not_initials"]  # "ICU", "Dx", "Hx"
-        self._titles = cues["titles"] | cues["officer_titles"]
         self._eponym_heads = cues["eponym_heads"]
         self._eponyms = cues["eponyms"]
 
@@ -224,7 +224,7 @@ class PeopleDetector:
     def _cued_first(self, tok: Token, kind: str) -> bool:
         lex = self._lex
         low = _bare_low(tok)
-        if low in self._function or low in self._not_names or low in self._languages or len(low) < 2:
+        if self._never_a_name(low) or len(low) < 2:
             return False  # "prefers Spanish": a naming cue before a language
         if len(low) <= 3 and low not in lex.first_names:  # "Psh", "Dc": shorthand, not a name
             return False
@@ -238,6 +238,10 @@ class PeopleDetector:
             return (low in lex.first_names or surname) and not lex.is_word(low)
         return False
 
+    def _never_a_name(self, low: str) -> bool:
+        """A function word, a listed non-name or a language (``prefers Spanish``)."""
+        return low in self._function or low in self._not_names or low in self._languages
+
     def _short_relative(self, view: TokenView, k: int) -> bool:
         """A capitalised word of two or three letters right after a relation is the relative's name
         (``wife Ama (74)``, ``brother Tor died``, ``wife Mere on Totara Lane``) though it is no listed first
@@ -247,7 +251,7 @@ class PeopleDetector:
         low = _bare_low(tok)
         if not tok.is_title or not 2 <= len(low) <= 3 or low in self._abbreviations:
             return False
-        if low in self._function or low in self._not_names or low in self._languages or low in self._titles:
+        if self._never_a_name(low) or low in self._titles:
             return False
         if tok.text.endswith(".") or low in _PLACEHOLDERS:
             return False  # "pastor Rev. Odom", "Baby Boy": a title, the guideline's placeholder

@@ -114,7 +114,7 @@ class ProfessionDetector:
     def _noun_goes_on(self, view: TokenView, i: int) -> bool:
         """The head is not the phrase's last noun (``a poor hand washer``): a lower-case word that is no
         function word follows it in the same phrase."""
-        if i + 1 >= len(view.lows) or not _close(view, i):
+        if i + 1 >= view.size or not _close(view, i):
             return False
         nxt = view.at[i + 1]
         return nxt.is_lower and nxt.low not in self._function

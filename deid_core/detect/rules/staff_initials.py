@@ -124,16 +124,9 @@ def _last_line_pair(text: str, m: re.Match[str]) -> bool:
     return all(_one_case(x) and capital_initials(x) for x in (a, b))
 
 
-def _discipline_alternatives() -> str:
-    return phrase_alternatives(load_lexicons().cues["discipline_roles"])
-
-
-def _label_alternatives() -> str:
-    return phrase_alternatives(load_lexicons().cues["initial_labels"])
-
-
-def _role_alternatives() -> str:
-    return phrase_alternatives(load_lexicons().cues["initial_roles"])
+def _cue_alternatives(key: str) -> str:
+    """A regex alternation of the phrases of one cue list of staff_marks.yaml."""
+    return phrase_alternatives(load_lexicons().cues[key])
 
 
 def staff_initial_patterns() -> list[Pattern]:
@@ -193,7 +186,7 @@ def staff_initial_patterns() -> list[Pattern]:
         # A form's signing field ("Signed: HK / RN educator", "Radiologist attestation: KM", "asst: DM").
         Pattern(
             "staff_initials_field",
-            rf"(?<![\w\-])(?i:{_label_alternatives()})[ \t]*:[ \t]*(?P<i>[A-Z]{{2,3}})"
+            rf"(?<![\w\-])(?i:{_cue_alternatives('initial_labels')})[ \t]*:[ \t]*(?P<i>[A-Z]{{2,3}})"
             r"(?=[ \t]*(?:[.;,)/]|$)|[ \t]{2,}|[ \t]\d)",
             PhiType.DOCTOR,
             score=_SCORE,
@@ -215,7 +208,7 @@ def staff_initial_patterns() -> list[Pattern]:
         ),
         Pattern(
             "staff_after_discipline",
-            rf"(?<![\w\-])(?i:{_discipline_alternatives()})[ \t]*\((?P<i>[A-Z]{{2,3}})\)",
+            rf"(?<![\w\-])(?i:{_cue_alternatives('discipline_roles')})[ \t]*\((?P<i>[A-Z]{{2,3}})\)",
             PhiType.DOCTOR,
             score=_SCORE,
             group="i",
@@ -225,7 +218,7 @@ def staff_initial_patterns() -> list[Pattern]:
         ),
         Pattern(
             "staff_after_role",
-            rf"(?<![\w\-])(?i:{_role_alternatives()})(?:[ \t]*:)?[ \t]+(?P<d>\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?[ \t]+)?"
+            rf"(?<![\w\-])(?i:{_cue_alternatives('initial_roles')})(?:[ \t]*:)?[ \t]+(?P<d>\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?[ \t]+)?"
             r"(?P<n>[a-z]{2,3}|[a-z]\.[ \t]?[a-z][a-z'’]+(?:-[a-z]+)?)(?=[ \t]*(?:[.,;)]|$))",
             PhiType.DOCTOR,
             score=_SCORE,

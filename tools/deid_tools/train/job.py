@@ -223,6 +223,17 @@ def run_training_job(out_dir: Path, config: JobConfig, progress: Callable[..., o
     dev_notes = _split("dev", config.dev_n, config.corpus_seed, config.dev_gold)
     test_notes = _split("test", config.test_n, config.corpus_seed, config.test_gold)
     reports = train([n.doc for n in train_notes], [n.doc for n in dev_notes], out_dir, config.train, progress=progress)
+    evals = _evaluate_and_write_card(out_dir, config, reports, dev_notes, test_notes)
+    metrics = {"job": {**asdict(config), "train": asdict(config.train)}, "epochs": [asdict(r) for r in reports], "eval": evals}
+    (out_dir / METRICS_FILE).write_text(json.dumps(metrics, indent=2), encoding="utf-8")
+    return metrics
+
+
+def _evaluate_and_write_card(
+    out_dir: Path, config: JobConfig, reports: Sequence[EpochReport], dev_notes: Sequence[LabelledNote], test_notes: Sequence[LabelledNote]
+) -> dict[str, dict[str, object]]:
+    """The artifact in ``out_dir`` measured on the dev and test notes and the hand-written set; its model
+    card written from them. One place for a trained and a refreshed artifact alike."""
     runtime = TaggerRuntime.load(out_dir, device="cpu")
     evals = {"dev": evaluate_split(runtime, dev_notes), "test": evaluate_split(runtime, test_notes)}
     handwritten = config.handwritten_gold or (str(HANDWRITTEN_GOLD) if HANDWRITTEN_GOLD.exists() else None)
@@ -230,9 +241,7 @@ def run_training_job(out_dir: Path, config: JobConfig, progress: Callable[..., o
         evals["hand-written"] = evaluate_split(runtime, gold_split(handwritten))
     meta = json.loads((out_dir / "tagger.json").read_text(encoding="utf-8"))
     write_model_card(out_dir, meta, config, reports, evals)
-    metrics = {"job": {**asdict(config), "train": asdict(config.train)}, "epochs": [asdict(r) for r in reports], "eval": evals}
-    (out_dir / METRICS_FILE).write_text(json.dumps(metrics, indent=2), encoding="utf-8")
-    return metrics
+    return evals
 
 
 def refresh_evaluation(out_dir: Path) -> dict[str, object]:
@@ -246,16 +255,8 @@ def refresh_evaluation(out_dir: Path) -> dict[str, object]:
     job = dict(metrics["job"])
     config = JobConfig(**{**job, "augment_gold": tuple(job.get("augment_gold", ())), "train": TrainConfig(**job["train"])})
     reports = [EpochReport(**r) for r in metrics["epochs"]]
-    runtime = TaggerRuntime.load(out_dir, device="cpu")
-    evals = {
-        "dev": evaluate_split(runtime, _split("dev", config.dev_n, config.corpus_seed, config.dev_gold)),
-        "test": evaluate_split(runtime, _split("test", config.test_n, config.corpus_seed, config.test_gold)),
-    }
-    handwritten = config.handwritten_gold or (str(HANDWRITTEN_GOLD) if HANDWRITTEN_GOLD.exists() else None)
-    if handwritten:
-        evals["hand-written"] = evaluate_split(runtime, gold_split(handwritten))
-    meta = json.loads((out_dir / "tagger.json").read_text(encoding="utf-8"))
-    write_model_card(out_dir, meta, config, reports, evals)
-    metrics["eval"] = evals
+    dev_notes = _split("dev", config.dev_n, config.corpus_seed, config.dev_gold)
+    test_notes = _split("test", config.test_n, config.corpus_seed, config.test_gold)
+    metrics["eval"] = _evaluate_and_write_card(out_dir, config, reports, dev_notes, test_notes)
     (out_dir / METRICS_FILE).write_text(json.dumps(metrics, indent=2), encoding="utf-8")
     return metrics
