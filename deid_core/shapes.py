@@ -19,7 +19,10 @@ _SPELLED_AT = re.compile(r"(?i)(?<![a-z])at(?![a-z])|[(\[{]\s*at\s*[)\]}]")
 # The spelled-out "at" as a word, and what a domain after it needs: two letters ("breast ca at 38" has none).
 _AT_WORD = re.compile(r"\bat\b", re.IGNORECASE)
 _DOMAIN_LETTERS = re.compile(r"[^\W\d_]{2,}")
-_DAY_MONTH = re.compile(r"(\d{1,2})/(\d{1,2})")
+_DAY_MONTH = re.compile(r"(\d{1,2})[/.](\d{1,2})")
+# Two numbers joined by a slash or a dot, one of them of three digits ("112/70" a blood pressure,
+# "3/125" a ratio): no day, month or year is written with three digits.
+_NO_DATE_PAIR = re.compile(r"\d{3}[/.]\d{1,4}|\d{1,2}[/.]\d{3}")
 # An ICD-10 code ("M23.221", "E11.9"): a letter, two digits, a dot, more.
 _ICD10 = re.compile(r"[A-TV-Z]\d[0-9A-Z]\.[0-9A-Z]{1,4}")
 # Gravida/para ("G2P1001", "G3P2"): obstetric history, never an identifier or a name.
@@ -46,6 +49,8 @@ def impossible(type_: PhiType, value: str) -> bool:
         return _URL_JOIN.search(value) is None  # "E-mail ...........": a label, not an address
     if type_ is PhiType.DATE:
         if _ICD10.fullmatch(value):
+            return True
+        if _NO_DATE_PAIR.fullmatch(value):
             return True
         m = _DAY_MONTH.fullmatch(value)
         return m is not None and not _month_day_either_way(int(m[1]), int(m[2]))

@@ -24,7 +24,8 @@ that cannot be PHI, dropped by span hygiene (``deid_core.hygiene``) before the m
   count joined to a noun (``84-gene panel``, ``12-lead``);
 - an e-mail whose spelled-out "at" has no letters after it (``breast ca at 38``);
 - a numeric day/month that a score or measure cue surrounds (``pain 6/10``);
-- an e-mail with no at sign made of ordinary words (``workers' compensation``);
+- an e-mail with no at sign made of ordinary words (``workers' compensation``), or prose: a sentence
+  break or a word of prose in it (``enc. panoramic radiograph``, ``a recipe to adapt``: ``prose_words``);
 - a user name that is an ordinary word and no first name (``photos``; ``fjohnson`` is a handle,
   ``chuck`` may be a person), an amount of money (``$85``), or text that is not one run of letters,
   digits and ``_ . - @`` whose parts are all ordinary words or abbreviations (``payer UM``). The
@@ -57,7 +58,8 @@ from schemas import TAXONOMY, PhiCategory, PhiType, Span
 
 PERSON = frozenset({PhiType.PATIENT, PhiType.DOCTOR})
 _FACILITY = frozenset({PhiType.HOSPITAL, PhiType.ORGANIZATION})
-_NUMERIC_DAY_MONTH = re.compile(r"\d{1,2}/\d{1,2}")
+# A numeric day/month, perhaps behind a comparison sign the tagger took in ("≤3/10").
+_NUMERIC_DAY_MONTH = re.compile(r"[<>≤≥~]?\d{1,2}/\d{1,2}")
 # After a number: a gestational age or a span in weeks (not "8-week-old"), or a storey of a building.
 _NOT_AN_AGE_AFTER = re.compile(
     r"w\d|[\s-]?(?:weeks?|wks?)\b(?![\s-]*old)|\s+(?:floor|fl)\b"
@@ -70,6 +72,8 @@ _SEX_OR_SHORTHAND = re.compile(r"(?:\d|\byo|y/o)\s*[MF]\b|[a-z]/[a-z]\b", re.IGN
 # What a login or social handle is made of; anything else (a space, "$", "(") means it is prose.
 _HANDLE = re.compile(r"[\w.@\-]+")
 _LETTERS_ONLY = re.compile(r"[^\W\d_]+")
+# A full stop, colon or semicolon and a space inside a span: two sentences, not one value.
+_SENTENCE_BREAK = re.compile(r"[.;:!?]\s")
 # Endings of agent nouns, the words jobs are named by ("dispatcher", "operator", "florist", "technician",
 # "attendant", "lineman", "auctioneer", "trainee", "midwife"); checked on the last word of a profession.
 _AGENT_ENDINGS = ("er", "or", "ist", "ian", "ant", "ent", "man", "men", "eer", "ee", "wife", "smith", "wright")
@@ -103,7 +107,11 @@ class TaggerLookAlikes:
         if span.type is PhiType.AGE and _NOT_AN_AGE_AFTER.match(text, span.end):
             return True  # "39w4d", "by 8-week US", "4th Floor"
         if span.type is PhiType.EMAIL and no_address(value):
-            return all(lex.is_word(w) for w in words)  # "workers' compensation"; not "harris-morgan"
+            # "workers' compensation"; not "harris-morgan". Nor prose: a sentence break ("centered.
+            # Viscoelastic removed") or a word of prose ("grateful if you could"). The tagger's other
+            # guesses without an at sign are often PHI it mistyped ("tugboat captain") and stay.
+            return (all(lex.is_word(w) for w in words) or _SENTENCE_BREAK.search(value) is not None
+                    or any(w in lex.cues["prose_words"] for w in words))
         if span.type is PhiType.USERNAME:
             # "Tinel sign": a test; "Fitbit Charge": a device
             return instrument_eponym(value, lex) or device_name(words, lex) or self._not_a_handle(value)

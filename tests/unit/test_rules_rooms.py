@@ -25,6 +25,9 @@ def rooms(text: str) -> set[str]:
         ("Surgeon: T. Vale, MD   Location: OR 12, main campus", "12"),
         ("Triage: Blue Pod, bed B-9\n", "B-9"),
         ("Held in cell K-118 overnight.", "K-118"),
+        ("Neurology clinic, Exam 12\nDate of visit: 3/4", "12"),
+        ("Tested in Booth 3 (sound-treated).", "3"),
+        ("Sleep center, Bedroom 4   Study PSG-1", "4"),
     ],
 )
 def test_rooms(text: str, room: str) -> None:
@@ -42,6 +45,8 @@ def test_rooms(text: str, room: str) -> None:
         "Wound checked on op day 3; op 5 days ago.",
         "Risk rose (OR 3, 95% CI 1.2-7).",  # an odds ratio
         "SMOKING OR 2 PACKS",  # a line in capitals
+        "Physical exam 2 weeks ago was normal.",  # lower case: an examination
+        "Exam 2 weeks ago was normal.",  # a duration
     ],
 )
 def test_no_rooms(text: str) -> None:

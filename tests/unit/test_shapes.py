@@ -33,6 +33,11 @@ from schemas import PhiType, Span
         (PhiType.DATE, "14/3", False),  # day/month
         (PhiType.DATE, "K57.30", True),  # an ICD-10 code
         (PhiType.DATE, "11.9.2021", False),
+        (PhiType.DATE, "112/70", True),  # a blood pressure: no date part has three digits
+        (PhiType.DATE, "44.12", True),  # a reading: 44 is no day or month
+        (PhiType.DATE, "3.12", False),
+        (PhiType.DATE, "2019/10", False),  # a year and a month
+        (PhiType.DATE, "12/2019", False),
         (PhiType.DEPARTMENT, "G3P2", True),
         (PhiType.IDNUM, "G1P0101", True),
         (PhiType.IDNUM, "GH-2231901", False),
@@ -65,6 +70,10 @@ def _tagger(text: str, value: str, type_: PhiType) -> Span:
         ("Neighbour called 911 at once.", "911", PhiType.PHONE, False),
         ("Benefits: long-term disability through work.", "long-term disability", PhiType.EMAIL, False),
         ("She is employed at brackwell-tannen now.", "brackwell-tannen", PhiType.EMAIL, True),  # a mistyped employer
+        ("Son (61, tugboat captain) is POA.", "tugboat captain", PhiType.EMAIL, True),  # a mistyped occupation
+        ("Lens in the bag, centered. Viscoelastic removed.", "centered. Viscoelastic removed", PhiType.EMAIL, False),
+        ("I would be grateful if you could see him.", "grateful if you could", PhiType.EMAIL, False),
+        ("Stay home while symptoms stay ≤3/10.", "≤3/10", PhiType.DATE, False),  # a score
         ("Reviewed by Imogen Ashdown, PharmD, today.", "PharmD", PhiType.DEPARTMENT, False),
         ("Assessed by Teodor (ATC) on the field.", "ATC", PhiType.HOSPITAL, False),
         ("Seen at ATC Lakeshore.", "ATC", PhiType.HOSPITAL, True),  # no comma or parenthesis before it

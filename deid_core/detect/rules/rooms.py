@@ -8,6 +8,7 @@ operatory, an operating room's number and a bed or bay whose number starts with 
   word before the head, or more than two digits).
 * **Operatories and operating rooms** (``op 4``, ``OR 7``): not a day after surgery (``post op 4``),
   a duration (``op 4 days``), an odds ratio (``OR 3, 95% CI``) nor a line in capitals.
+* **Numbered heads** (``Exam 12``, ``Booth 3``, ``Bedroom 4``: ``numbered_room_heads``), capitalised.
 * **Lettered beds** (``bed R-7``, ``bay T4``, ``cell D-217``).
 """
 
@@ -62,8 +63,14 @@ def _not_day_or_count(text: str, m: re.Match[str]) -> bool:
     return any(c.islower() for c in line)  # "X OR 7" in a line of capitals may be a conjunction
 
 
+def _not_a_unit_after(text: str, m: re.Match[str]) -> bool:
+    nxt = _NEXT_WORD.match(text, m.end())
+    return nxt is None or nxt.group(1).lower() not in _cues()[2]  # "Exam 2 weeks ago": a duration
+
+
 def room_patterns() -> list[Pattern]:
     heads = "|".join(h.capitalize() for h in sorted(_cues()[0]))
+    numbered = sorted(load_lexicons().cues["numbered_room_heads"])
     return [
         Pattern(
             "room_named",
@@ -85,6 +92,18 @@ def room_patterns() -> list[Pattern]:
             flags=0,
             validate=_not_day_or_count,
             gate=("op", "or"),
+        ),
+        Pattern(
+            "room_numbered_head",
+            # "Exam 12", "Booth 3", "Bedroom 4" ("Exam Room 4" is room_number's): capitalised only, so
+            # "physical exam 2" is no room.
+            rf"\b(?:{'|'.join(h.capitalize() for h in numbered)})[ \t]+(?P<room>\d{{1,3}}[A-Z]?)(?![\w\-/]|\.\d)",
+            PhiType.ROOM,
+            score=0.6,
+            group="room",
+            flags=0,
+            validate=_not_a_unit_after,
+            gate=tuple(numbered),
         ),
         Pattern(
             "room_lettered_bed",
