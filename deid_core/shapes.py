@@ -20,9 +20,9 @@ _SPELLED_AT = re.compile(r"(?i)(?<![a-z])at(?![a-z])|[(\[{]\s*at\s*[)\]}]")
 _AT_WORD = re.compile(r"\bat\b", re.IGNORECASE)
 _DOMAIN_LETTERS = re.compile(r"[^\W\d_]{2,}")
 _DAY_MONTH = re.compile(r"(\d{1,2})[/.](\d{1,2})")
-# Two numbers joined by a slash or a dot, one of them of three digits ("112/70" a blood pressure,
-# "3/125" a ratio): no day, month or year is written with three digits.
-_NO_DATE_PAIR = re.compile(r"\d{3}[/.]\d{1,4}|\d{1,2}[/.]\d{3}")
+# Three digits, then a slash or a dot and a number ("112/70": a blood pressure): no day or month is written
+# with three digits. ("7/214" may be a grade and a homeroom the tagger mistyped: it is kept.)
+_NO_DATE_PAIR = re.compile(r"\d{3}[/.]\d{1,4}")
 # An ICD-10 code ("M23.221", "E11.9"): a letter, two digits, a dot, more.
 _ICD10 = re.compile(r"[A-TV-Z]\d[0-9A-Z]\.[0-9A-Z]{1,4}")
 # Gravida/para ("G2P1001", "G3P2"): obstetric history, never an identifier or a name.

@@ -72,8 +72,9 @@ _SEX_OR_SHORTHAND = re.compile(r"(?:\d|\byo|y/o)\s*[MF]\b|[a-z]/[a-z]\b", re.IGN
 # What a login or social handle is made of; anything else (a space, "$", "(") means it is prose.
 _HANDLE = re.compile(r"[\w.@\-]+")
 _LETTERS_ONLY = re.compile(r"[^\W\d_]+")
-# A full stop, colon or semicolon and a space inside a span: two sentences, not one value.
-_SENTENCE_BREAK = re.compile(r"[.;:!?]\s")
+# A full stop and a capital, or a colon or semicolon and a space, inside a span: two sentences or clauses,
+# not one value ("mt. hebron" is an abbreviation).
+_SENTENCE_BREAK = re.compile(r"[.!?]\s+[A-Z]|[;:]\s")
 # Endings of agent nouns, the words jobs are named by ("dispatcher", "operator", "florist", "technician",
 # "attendant", "lineman", "auctioneer", "trainee", "midwife"); checked on the last word of a profession.
 _AGENT_ENDINGS = ("er", "or", "ist", "ian", "ant", "ent", "man", "men", "eer", "ee", "wife", "smith", "wright")
