@@ -24,12 +24,16 @@ def states(text: str) -> set[str]:
         ("NC Medicaid ID 94417730R", "NC"),
         ("Philippa Gaskell, Esq., PA Attorney I.D. No. 208815.", "PA"),
         ("Amara Blake, MD   OR license MD-188304", "OR"),
+        ("Pharmacist: Ilse Brandt, RPh   IA lic RPH-55012", "IA"),
+        ("T. Okoro, MD    WA lic. MD-60231", "WA"),
     ],
 )
 def test_the_issuing_state_before_a_licence(text: str, state: str) -> None:
     assert state in states(text)
 
 
-@pytest.mark.parametrize("text", ["MD license 12345 on file.", "PA license renewed.", "DC license posted in the office."])
+@pytest.mark.parametrize(
+    "text", ["MD license 12345 on file.", "PA license renewed.", "DC license posted in the office.", "MD lic 4432"]
+)
 def test_a_credential_before_a_bare_licence_is_no_state(text: str) -> None:
     assert states(text) == set()

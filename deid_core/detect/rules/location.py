@@ -109,7 +109,7 @@ _CREDENTIAL_CODES = frozenset({"MD", "PA", "DC"})
 
 
 def _issuing_state(text: str, m: re.Match[str]) -> bool:
-    return not (m["st"] in _CREDENTIAL_CODES and m["what"].lower().startswith(("licen", "lic.")))
+    return not (m["st"] in _CREDENTIAL_CODES and m["what"].lower().startswith("lic"))
 
 
 def location_patterns() -> list[Pattern]:
@@ -129,15 +129,16 @@ def location_patterns() -> list[Pattern]:
             rf"\b(?P<st>{'|'.join(STATE_ABBREVIATIONS)})[ \t]+(?=(?i:license[ \t]+)?(?i:plates?|tags?|reg(?:istration)?)\b)",
             PhiType.STATE, score=0.8, group="st", flags=0, gate=("plate", "tag", "reg"),
         ),
-        # The state that issued a licence or a benefit ("MN license LP 6127", "CA driver's license", "his
-        # Michigan DL", "NC Medicaid ID", "PA Attorney I.D. No."). Before a bare "license", MD, PA and DC
-        # are a profession's credential (a physician's, a physician assistant's, a chiropractor's).
+        # The state that issued a licence or a benefit ("MN license LP 6127", "IA lic RPH-2287", "CA driver's
+        # license", "his Michigan DL", "NC Medicaid ID", "PA Attorney I.D. No."). Before a bare "license" or
+        # "lic", MD, PA and DC are a profession's credential (a physician's, a physician assistant's, a
+        # chiropractor's).
         Pattern(
             "state_of_issue",
-            rf"(?P<st>{_STATE})[ \t]+(?=(?P<what>(?i:driver'?s?[ \t]+licen[cs]e|DL|Medicaid|licen[cs]e|lic\.|"
-            r"attorney|state[ \t]+bar|bar[ \t]+(?:no|number|\#)))\b)",
+            rf"(?P<st>{_STATE})[ \t]+(?=(?P<what>(?i:driver'?s?[ \t]+licen[cs]e|DL|Medicaid|licen[cs]e|lic\b\.?|"
+            r"attorney|state[ \t]+bar|bar[ \t]+(?:no|number|\#)))(?:\b|(?<=\.)))",
             PhiType.STATE, score=0.8, group="st", flags=0, validate=_issuing_state,
-            gate=("licen", "lic.", "dl", "medicaid", "attorney", "bar"),
+            gate=("lic", "dl", "medicaid", "attorney", "bar"),
         ),
         # A numbered road named without a house number ("our Route 9 office", "off Hwy 12"): capitalised,
         # so "route of administration" and "Route: PO" never match.
