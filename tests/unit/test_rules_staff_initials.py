@@ -41,6 +41,9 @@ def doctors(text: str) -> set[str]:
         ("Radiologist attestation: KM\n", {"KM"}),
         ("Ransome, DDS   hyg: raquel   asst: DM\nins: Granite Peak", {"DM"}),
         ("Signed: HK / RN educator", {"HK"}),
+        ("0210 pt asleep, used unit phone. -qm\n0300 vitals", {"qm"}),
+        ("0255 to rm 9, monitor on. --wt\n", {"wt"}),
+        ("Seen 02/23/2026 1300   --zo\n", {"zo"}),
     ],
 )
 def test_staff_initials_and_short_names(text: str, expected: set[str]) -> None:
@@ -63,6 +66,7 @@ def test_staff_initials_and_short_names(text: str, expected: set[str]) -> None:
         "tech ok.",
         "handed over to RN on arrival",
         "Tech: CT 3 done. Signed: MD. asst: PO",  # a study, a credential and a route after signing fields
+        "Pain controlled. - ok\nAsked again. -- no\n",  # answers after a dash
     ],
 )
 def test_no_staff_initials_in_credentials_units_and_words(text: str) -> None:

@@ -8,6 +8,8 @@ before a credential, and lower-case initials or names right after a staff role w
 * **Ending the note** (``...F/u 5/7/2025. AR``, a last line ``sk``): two or three letters in one case
   after a sentence's end or alone on the last line, no unit, credential or clinical abbreviation (``IVF``),
   and in lower case no ordinary word.
+* **A dash ending a line** (``pt used unit phone. -gk``, ``1300   --ro``): after a sentence's end or a
+  column gap, with the same guards as the note's end.
 * **Signing an entry** (``ECH - signed 11/20/25``, ``SDA - documented``, ``Documented by RDI 11/22/25``,
   ``written by AN;``): capitals at a line's start before a signing verb, or after "<verb> by".
 * **A signing field** (``Signed: HK /``, ``attestation: KM``, ``asst: DM``): capitals after a signing or
@@ -160,6 +162,18 @@ def staff_initial_patterns() -> list[Pattern]:
             group="i",
             flags=0,
             validate=_note_end_initials,
+        ),
+        Pattern(
+            "staff_initials_dash_line_end",
+            # "pt used unit phone. -gk", "EFM on. --lt", "1300   --ro": a dash signs an entry at the end of
+            # its line after a sentence's end or a column gap (alone on its line: signoffs.py).
+            r"(?m)(?:[.!?)][ \t]+|[ \t]{2,})(?:-{1,2}|[—–])[ \t]?(?P<i>[A-Za-z]{2,3})\.?[ \t]*$",
+            PhiType.DOCTOR,
+            score=_SCORE,
+            group="i",
+            flags=0,
+            validate=_note_end_initials,
+            gate=("-", "—", "–"),
         ),
         Pattern(
             "staff_initials_signing",
