@@ -22,6 +22,8 @@ def person(text: str, name: str, type_: PhiType = PhiType.PATIENT) -> Span:
         ("Dr. Brummell saw Joao, 68, with his wife.", "Joao", "68"),
         ("Brother Tomas (58 yo) lives nearby.", "Tomas", "58"),
         ("Lives with her son Aurelio, 9.", "Aurelio", "9"),
+        ("Counselor brought Noor Saleh, 10 - homesick, crying.", "Noor Saleh", "10"),
+        ("Exposed: Bao (11mo), a sibling.", "Bao", "11"),
     ],
 )
 def test_the_number_after_a_name_is_its_age(text: str, name: str, age: str) -> None:
@@ -38,6 +40,7 @@ def test_the_number_after_a_name_is_its_age(text: str, name: str, age: str) -> N
         ("Marisol (0) no answer.", "Marisol"),  # no age 0
         ("Marisol (130) in the queue.", "Marisol"),  # over 120
         ("Marisol, 12 tablets left.", "Marisol"),  # a count before a word
+        ("Marisol, 12 - 3 in the final.", "Marisol"),  # a score
     ],
 )
 def test_a_measure_after_a_name_is_no_age(text: str, name: str) -> None:
