@@ -160,7 +160,10 @@ def _cues() -> Mapping[str, frozenset[str]]:
         for key, words in raw.items():
             if key in merged:
                 raise ValueError(f"cue list {key!r} defined twice ({name})")
-            merged[key] = frozenset(str(w).lower() for w in words)
+            if not all(isinstance(w, str) for w in words):
+                # YAML reads a bare on, off, yes, no or a number as no string: such a word must be quoted.
+                raise ValueError(f"cue list {key!r} in {name} holds an entry that is no string: quote it")
+            merged[key] = frozenset(w.lower() for w in words)
     return MappingProxyType(merged)
 
 

@@ -623,3 +623,16 @@ def test_a_spread_name_inside_a_login_takes_the_login(tail: str, spread: str, ty
 )
 def test_last_first_needs_a_surname_not_an_initialism(lexicon, text: str, name: str, kept: bool) -> None:
     assert (name in words(lexicon, text)) is kept
+
+
+def test_cue_words_that_yaml_reads_as_booleans_are_words() -> None:
+    """A bare ``on``, ``yes`` or ``no`` in a YAML list is a boolean; quoted, it is the word the cue means."""
+    cues = load_lexicons().cues
+    assert {"on", "yes", "no"} <= cues["function_words"]
+    assert {"on", "off", "yes", "no"} <= cues["not_initials"]
+    assert not any({"true", "false"} & words for words in cues.values())
+
+
+def test_a_professions_noun_phrase_ends_before_a_preposition(lexicon) -> None:
+    text = "Her father, a ranch hand on the Bar T spread, visits."
+    assert ("ranch hand", PhiType.PROFESSION) in {(text[s.start : s.end], s.type) for s in lexicon.detect(EnrichedNote("t", text))}
