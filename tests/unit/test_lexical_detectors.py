@@ -158,6 +158,9 @@ def test_a_device_or_a_case_role_is_no_profession(lexicon) -> None:
 
 def test_care_team_roles_are_not_professions(lexicon) -> None:
     assert words(lexicon, "The nurse was notified and the therapist saw him.") == set()
+    # a possessive before the role is no "is": "Dr. Ames's nurse" is his nurse
+    text = "Called Dr. Ames's nurse Wanda, then the state transport broker."
+    assert not any(t == "PROFESSION" for _, t in found(lexicon, text))
 
 
 @pytest.mark.parametrize(
@@ -489,6 +492,10 @@ def test_state_codes_alone_are_words(lexicon) -> None:
         ("Son is a surgical technician in Ohio.", "surgical technician"),  # a modifier after the article
         ("I am a pharmacist at Northstar Drug and this is wrong.", "pharmacist"),  # a patient writing
         ("Retired: former symphony violinist, plays daily.", "symphony violinist"),
+        ("Her dad (he's a night baker) works weekends.", "night baker"),  # "he's a": "he is a"
+        ("Son Remy, a potato broker in Maine, called.", "potato broker"),
+        ("Now works weekends as a hunting guide near Salmon.", "hunting guide"),
+        ("Job title: phlebotomist II, Draw Station 4", "phlebotomist"),
     ],
 )
 def test_professions_in_apposition_and_with_a_modifier(lexicon, text: str, job: str) -> None:

@@ -30,6 +30,12 @@ _STRONG_LEADS = frozenset({"retired", "former", "formerly", "self-employed"})
 _MAX_MODIFIERS = 3
 
 
+def _weak_cue(low: str) -> bool:
+    """``is``, ``was``, ``as``, ``am``, or a word with ``'s`` before an article (``he's a``, ``dad's a``): a
+    possessive is never followed by "a", so there the ending is "is"."""
+    return low in _WEAK_CUES or low.endswith(("'s", "\u2019s"))
+
+
 def _close(view: TokenView, i: int) -> bool:
     """Token ``i + 1`` follows token ``i`` with at most one space: the same phrase."""
     return view.gap(i) in ("", " ")
@@ -91,8 +97,8 @@ class ProfessionDetector:
     def _compounds(self, view: TokenView) -> Iterator[tuple[int, int]]:
         """An occupation's head word after one to three words that say which (``a paper mill shift
         supervisor``, ``an ICU nurse``, ``former Army medic``), when the phrase is said of someone: an
-        article after ``is``/``was``/``as``/``am``, a comma, an opening parenthesis or a job cue, or
-        ``retired``/``former`` right before it."""
+        article after ``is``/``was``/``as``/``am``/``he's``, a comma, an opening parenthesis or a job cue,
+        or ``retired``/``former`` right before it."""
         toks, lows = view.at, view.lows
         for i in view.where(self._heads):
             j = i
@@ -103,7 +109,7 @@ class ProfessionDetector:
             lead = lows[j - 1]
             if lead in _ARTICLES and _close(view, j - 1):
                 prev = lows[j - 2] if j >= 2 else ""
-                cued = prev in _WEAK_CUES or prev in {",", "("} or any(
+                cued = _weak_cue(prev) or prev in {",", "("} or any(
                     w in _CUES for w in lows[max(0, j - 1 - _LOOKBACK) : j - 1]
                 )
             else:
@@ -168,12 +174,14 @@ class ProfessionDetector:
             k = len(before)
             while k > 0 and before[k - 1] in _SKIP:
                 k -= 1
-            weak = k > 0 and before[k - 1] in _WEAK_CUES
+            # "he's a pharmacist"; not "Dr. Ames's nurse" (no article: a possessive).
+            article = k < len(before) and before[k] in _ARTICLES
+            weak = k > 0 and (before[k - 1] in _WEAK_CUES or (article and _weak_cue(before[k - 1])))
             # "Cleo, a respiratory therapist": an apposition after a name says what the person does.
             weak = weak or (0 < k < len(before) and before[k - 1] in {",", "("} and before[k] in _ARTICLES)
             if weak or any(w in _CUES for w in before) or after == ["by", "trade"] or (
                 before and before[-1] == ":" and len(before) > 1 and before[-2] in {"occupation", "job", "work", "profession"}
-            ):
+            ) or before[-3:] == ["job", "title", ":"]:
                 last = toks[i + n - 1]
                 yield toks[m].start, last.start + len(last.word)
             done = i + n
