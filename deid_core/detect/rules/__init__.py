@@ -15,6 +15,7 @@ from deid_core.detect.rules.contact import contact_patterns
 from deid_core.detect.rules.dates import date_patterns
 from deid_core.detect.rules.event_dates import event_date_patterns
 from deid_core.detect.rules.ids import id_patterns
+from deid_core.detect.rules.initials_legend import initials_legend_patterns
 from deid_core.detect.rules.initials_lists import initials_list_patterns
 from deid_core.detect.rules.location import location_patterns
 from deid_core.detect.rules.obfuscated import obfuscated_patterns
@@ -32,7 +33,7 @@ def rule_patterns() -> list[Pattern]:
     """Every rule pattern, grouped by family (dates, ages, contact/SSN, spelled-out contacts, IDs, locations)."""
     return [
         *date_patterns(), *age_patterns(), *contact_patterns(), *obfuscated_patterns(), *id_patterns(), *location_patterns(),
-        *signoff_patterns(), *staff_initial_patterns(), *initials_list_patterns(), *room_patterns(), *event_date_patterns(),
+        *signoff_patterns(), *staff_initial_patterns(), *initials_list_patterns(), *initials_legend_patterns(), *room_patterns(), *event_date_patterns(),
         *state_after_town_patterns(), *work_phrase_patterns(),
     ]
 
