@@ -26,7 +26,8 @@ that cannot be PHI, dropped by span hygiene (``deid_core.hygiene``) before the m
 - a numeric day/month that a score or measure cue surrounds (``pain 6/10``);
 - an e-mail with no at sign made of ordinary words (``workers' compensation``), or prose: a sentence
   break or a word of prose in it (``enc. panoramic radiograph``, ``a recipe to adapt``: ``prose_words``);
-- a user name that is an ordinary word and no first name (``photos``; ``fjohnson`` is a handle,
+- a user name that is an ordinary word (of the dictionary or the wider vocabulary: ``nightstand``) and no
+  first name (``photos``; ``fjohnson`` is a handle,
   ``chuck`` may be a person), an amount of money (``$85``), or text that is not one run of letters,
   digits and ``_ . - @`` whose parts are all ordinary words or abbreviations (``payer UM``). The
   tagger's user names often take a neighbour in (``courier Denny``, ``nia (9``): such a span is kept
@@ -241,7 +242,11 @@ class TaggerLookAlikes:
         if _HANDLE.fullmatch(value):
             # A first name in a lower-case note ("handed off to chuck") is a person the tagger mistyped.
             low = value.lower()
-            return bool(_LETTERS_ONLY.fullmatch(value)) and self.lexicons.is_word(low) and low not in self.lexicons.first_names
+            lex = self.lexicons
+            # "photos", and words the dictionary lacks that are still English ("nightstand", "caregivers")
+            english = lex.is_word(low) or low in lex.vocabulary
+            # A first name, or an occupation, is PHI the tagger mistyped ("chuck", "locksmith").
+            return bool(_LETTERS_ONLY.fullmatch(value)) and english and low not in lex.first_names and low not in lex.professions
         if _MONEY.fullmatch(value):
             return True
         parts = _HANDLE.findall(value)

