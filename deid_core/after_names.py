@@ -10,8 +10,8 @@ either type, by any detector: the type is the less certain part), these are read
   comma, a semicolon, a closing parenthesis, the end of a sentence or a dash between spaces that no
   number follows (``Zainab Haddad, 9 - homesick``), is an AGE; a number followed by anything else (a
   unit, a slash, a decimal) is a measure, not an age;
-* one or two capitalised words in quotes, straight after the name or its possessive and in
-  parentheses or not, are the same person's name.
+* one or two capitalised words, or initials (``("BC")``), in quotes, straight after the name or its
+  possessive and in parentheses or not, are the same person's name.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ _AFTER_NAME = re.compile(
     re.MULTILINE,
 )
 _NICKNAME = re.compile(
-    r"(?:['\u2019]s)?[ \t]*\(?[ \t]*[\"\u201c](?P<nick>[A-Z][a-z'\-]{1,15}(?: [A-Z][a-z'\-]{1,15})?)[\"\u201d]"
+    r"(?:['\u2019]s)?[ \t]*\(?[ \t]*[\"\u201c](?P<nick>[A-Z][a-z'\-]{1,15}(?: [A-Z][a-z'\-]{1,15})?|[A-Z]{2,3})[\"\u201d]"
 )
 
 

@@ -59,6 +59,7 @@ def test_a_number_already_covered_or_after_another_type_is_left_alone() -> None:
         ('Donor: Oksana "Ox" Hryhorenko, 61.', "Oksana", "Ox"),
         ('farm at brother Stanislaw\'s ("Stosh") near Mankato', "Stanislaw", "Stosh"),
         ("Her son Robert \u201cBobby Jo\u201d drives.", "Robert", "Bobby Jo"),
+        ('Lodger: Brantley Cole Huskey ("BC"), approx 23', "Brantley Cole Huskey", "BC"),
     ],
 )
 def test_a_nickname_in_quotes_after_a_name_is_the_same_person(text: str, name: str, nick: str) -> None:

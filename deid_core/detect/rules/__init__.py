@@ -22,6 +22,7 @@ from deid_core.detect.rules.obfuscated import obfuscated_patterns
 from deid_core.detect.rules.rooms import room_patterns
 from deid_core.detect.rules.signoffs import signoff_patterns
 from deid_core.detect.rules.staff_initials import staff_initial_patterns
+from deid_core.detect.rules.staff_names import staff_name_patterns
 from deid_core.detect.rules.state_after_town import state_after_town_patterns
 from deid_core.detect.rules.work_phrases import work_phrase_patterns
 from schemas import EnrichedNote, Span
@@ -33,7 +34,7 @@ def rule_patterns() -> list[Pattern]:
     """Every rule pattern, grouped by family (dates, ages, contact/SSN, spelled-out contacts, IDs, locations)."""
     return [
         *date_patterns(), *age_patterns(), *contact_patterns(), *obfuscated_patterns(), *id_patterns(), *location_patterns(),
-        *signoff_patterns(), *staff_initial_patterns(), *initials_list_patterns(), *initials_legend_patterns(), *room_patterns(), *event_date_patterns(),
+        *signoff_patterns(), *staff_initial_patterns(), *staff_name_patterns(), *initials_list_patterns(), *initials_legend_patterns(), *room_patterns(), *event_date_patterns(),
         *state_after_town_patterns(), *work_phrase_patterns(),
     ]
 
