@@ -176,6 +176,9 @@ def test_a_duration_or_measure_after_will_be_is_no_age(text: str) -> None:
         ("Mother died in 1998 at age 60", "60"),
         ("Aunt, breast ca at 38, living (66), tested for BRCA1", "66"),  # a pedigree's vital status
         ("- Uncle deceased, 72; MI.", "72"),
+        ("I-2 grandmother Edda - ovarian ca dx 58, d. 61", "58"),  # a pedigree's shorthand
+        ("I-2 grandmother Edda - ovarian ca dx 58, d. 61", "61"),
+        ("II-1 aunt - breast ca dx 47, alive 70, in Haifa", "70"),
     ],
 )
 def test_ages_at_a_clause_end_and_at_events_of_a_history(text: str, age: str) -> None:
@@ -184,7 +187,7 @@ def test_ages_at_a_clause_end_and_at_events_of_a_history(text: str, age: str) ->
 
 @pytest.mark.parametrize(
     "text",
-    ["Cousin lives in Daly City; (3) she asked about leave.", "Mass at 10 o'clock on the scan."],
+    ["Cousin lives in Daly City; (3) she asked about leave.", "Mass at 10 o'clock on the scan.", "HTN dx 2 yrs ago."],
 )
 def test_item_numbers_and_clock_positions_are_no_ages(text: str) -> None:
     assert ages(text) == set()

@@ -183,7 +183,7 @@ def age_patterns() -> list[Pattern]:
             rf"(?P<age>{_DIGITS_AGE})(?![\w/%'\u2019])",
             a, score=0.75, group="age", flags=0, validate=_valid_age_cue, explain=_explain,
         ),
-        # "living (66)", "deceased (72)", "alive, 80;": a pedigree's vital status and the age with it.
+        # "living (66)", "deceased (72)", "alive, 80;", "alive 70,": a pedigree's vital status and its age.
         Pattern(
             "age_vital_status",
             rf"{word_start(_VITAL_STATUS)}\s*\(\s*(?P<age>{_DIGITS_AGE})\s*\)",
@@ -191,8 +191,15 @@ def age_patterns() -> list[Pattern]:
         ),
         Pattern(
             "age_vital_status_comma",
-            rf"{word_start(_VITAL_STATUS)},\s*(?P<age>{_DIGITS_AGE})(?=\s*[,;)]|\.(?!\d)|\s*$)",
+            rf"{word_start(_VITAL_STATUS)},?\s*(?P<age>{_DIGITS_AGE})(?=\s*[,;)]|\.(?!\d)|\s*$)",
             a, score=0.75, group="age", flags=0, validate=_plausible, explain=_explain,
+        ),
+        # A pedigree's shorthand: "ovarian ca dx 58, d. 61", "d. 67 (2019)": the age at diagnosis or death,
+        # ending the item (not "dx 2 yrs ago").
+        Pattern(
+            "age_pedigree_shorthand",
+            rf"(?<![\w.])(?:dx|d\.)[ \t]?(?P<age>{_DIGITS_AGE})(?=[ \t]*[,;)]|\.(?!\d)|[ \t]*$|[ \t]+\()",
+            a, score=0.7, group="age", flags=re.MULTILINE, validate=_plausible, explain=_explain, gate=("dx", "d."),
         ),
         Pattern(
             "age_of_relative",
