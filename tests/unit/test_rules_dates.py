@@ -113,6 +113,8 @@ def test_invalid_calendar_values_rejected() -> None:
         ("ECG 2/10: QTc 438.", "2/10"),
         ("Last BM 3/10. No void trial.", "3/10"),
         ("Home care SN/PT, start 3/10.", "3/10"),
+        ("No allergies. LMP 1/10, urine hCG negative.", "1/10"),  # an obstetric date
+        ("Lipid panel 02/10; LDL goal < 55.", "02/10"),  # a leading zero: no score is written so
     ],
 )
 def test_cued_single_digit_partial_dates(text: str, expected: str) -> None:

@@ -75,7 +75,9 @@ DATE_CUES = frozenset(
         "removal", "placement", "insertion",
         # a study, a test or an event named with its day ("echo 7/1", "ECG 2/10:", "Last BM 3/10", "start 3/10")
         "echo", "ecg", "ekg", "eeg", "emg", "mri", "ct", "cxr", "egd", "colonoscopy", "biopsy", "labs", "culture",
-        "cultures", "infusion", "bm", "start", "changed", "fixed", "repaired",
+        "cultures", "infusion", "bm", "start", "changed", "fixed", "repaired", "panel",
+        # obstetric dates: last menstrual period, estimated due date ("LMP 1/10", "EDD 10/17")
+        "lmp", "edd", "edc",
     }
 )
 _YEAR_CUES = frozenset(
@@ -207,8 +209,9 @@ def _valid_partial(text: str, m: re.Match[str]) -> bool:
         # cued date that it follows in a list ("notes 4/1 and 4/2"), or a date it precedes in one.
         return cued or _listed_after_cued_date(text, m.start()) or _listed_before_date(text, m.end())
     if day_s == "10":
-        # "6/10" is a pain score unless a date cue precedes it or it opens a line ("9/10 - PTT 57").
-        return cued or line_start(text, m.start())
+        # "6/10" is a pain score unless a date cue precedes it or it opens a line ("9/10 - PTT 57"); a
+        # score is never written with a leading zero ("Lipid panel 02/10").
+        return cued or line_start(text, m.start()) or month_s.startswith("0")
     return True
 
 
