@@ -54,6 +54,7 @@ def test_people(lexicon, text: str, name: str, type_: str) -> None:
     "text",
     [
         "Braden scale 16, Morse Fall Scale 35.",
+        "CTA: Stanford type A dissection. Columbia screen negative. No Ludwig's angina.",  # eponyms
         "Will follow up on Monday. May need labs.",
         "Management per the Guidelines section.",
         "His mother-in-law helps with meals.",
