@@ -160,7 +160,7 @@ def test_a_device_or_a_case_role_is_no_profession(lexicon) -> None:
 def test_care_team_roles_are_not_professions(lexicon) -> None:
     assert words(lexicon, "The nurse was notified and the therapist saw him.") == set()
     # a possessive before the role is no "is": "Dr. Ames's nurse" is his nurse
-    text = "Called Dr. Ames's nurse Wanda, then the state transport broker."
+    text = "Called Dr. Ames's nurse Wanda, then the state transport broker. Grade 3, teacher Mr. Lund."
     assert not any(t == "PROFESSION" for _, t in found(lexicon, text))
 
 
@@ -500,6 +500,8 @@ def test_state_codes_alone_are_words(lexicon) -> None:
         ("Son Remy, a potato broker in Maine, called.", "potato broker"),
         ("Now works weekends as a hunting guide near Salmon.", "hunting guide"),
         ("Job title: phlebotomist II, Draw Station 4", "phlebotomist"),
+        ("daughter Ayan (41, respiratory therapist at another hospital)", "respiratory therapist"),  # after an age
+        ("- Mother, Dalia Reyes, 23, home health aide with Sunrise", "home health aide"),
     ],
 )
 def test_professions_in_apposition_and_with_a_modifier(lexicon, text: str, job: str) -> None:

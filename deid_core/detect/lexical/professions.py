@@ -36,6 +36,13 @@ def _weak_cue(low: str) -> bool:
     return low in _WEAK_CUES or low.endswith(("'s", "\u2019s"))
 
 
+def _after_age(lows: list[str], j: int) -> bool:
+    """Token ``j`` follows a person's age and a comma (``Hodan (41, respiratory therapist``, ``Daniela,
+    23, home health aide``): what a person does, listed after who they are."""
+    # The age itself is set off (after a name's comma or in parentheses): "grade 3, teacher" is no age.
+    return j >= 3 and lows[j - 1] == "," and lows[j - 2].isdigit() and len(lows[j - 2]) <= 3 and lows[j - 3] in {",", "("}
+
+
 def _close(view: TokenView, i: int) -> bool:
     """Token ``i + 1`` follows token ``i`` with at most one space: the same phrase."""
     return view.gap(i) in ("", " ")
@@ -98,7 +105,7 @@ class ProfessionDetector:
         """An occupation's head word after one to three words that say which (``a paper mill shift
         supervisor``, ``an ICU nurse``, ``former Army medic``), when the phrase is said of someone: an
         article after ``is``/``was``/``as``/``am``/``he's``, a comma, an opening parenthesis or a job cue,
-        or ``retired``/``former`` right before it."""
+        ``retired``/``former`` right before it, or a person's age and a comma (``(54, school principal``)."""
         toks, lows = view.at, view.lows
         for i in view.where(self._heads):
             j = i
@@ -113,7 +120,7 @@ class ProfessionDetector:
                     w in _CUES for w in lows[max(0, j - 1 - _LOOKBACK) : j - 1]
                 )
             else:
-                cued = lead in _STRONG_LEADS and _close(view, j - 1)
+                cued = (lead in _STRONG_LEADS and _close(view, j - 1)) or _after_age(lows, j)
             if cued:
                 yield toks[j].start, toks[i].start + len(toks[i].word)
 
@@ -179,6 +186,7 @@ class ProfessionDetector:
             weak = k > 0 and (before[k - 1] in _WEAK_CUES or (article and _weak_cue(before[k - 1])))
             # "Cleo, a respiratory therapist": an apposition after a name says what the person does.
             weak = weak or (0 < k < len(before) and before[k - 1] in {",", "("} and before[k] in _ARTICLES)
+            weak = weak or _after_age(view.lows, m)
             if weak or any(w in _CUES for w in before) or after == ["by", "trade"] or (
                 before and before[-1] == ":" and len(before) > 1 and before[-2] in {"occupation", "job", "work", "profession"}
             ) or before[-3:] == ["job", "title", ":"]:
