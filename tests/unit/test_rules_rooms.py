@@ -28,6 +28,9 @@ def rooms(text: str) -> set[str]:
         ("Neurology clinic, Exam 12\nDate of visit: 3/4", "12"),
         ("Tested in Booth 3 (sound-treated).", "3"),
         ("Sleep center, Bedroom 4   Study PSG-1", "4"),
+        ("Started HBO #3 of 30 today (Chamber B).", "B"),
+        ("Pod B bed B-11 (hallway H3 if B full)", "H3"),
+        ("Bed near restroom, cot C-27.", "C-27"),
     ],
 )
 def test_rooms(text: str, room: str) -> None:

@@ -8,8 +8,8 @@ operatory, an operating room's number and a bed or bay whose number starts with 
   word before the head, or more than two digits).
 * **Operatories and operating rooms** (``op 4``, ``OR 7``): not a day after surgery (``post op 4``),
   a duration (``op 4 days``), an odds ratio (``OR 3, 95% CI``) nor a line in capitals.
-* **Numbered heads** (``Exam 12``, ``Booth 3``, ``Bedroom 4``: ``numbered_room_heads``), capitalised.
-* **Lettered beds** (``bed R-7``, ``bay T4``, ``cell D-217``).
+* **Numbered heads** (``Exam 12``, ``Booth 3``, ``Chamber B``: ``numbered_room_heads``), capitalised.
+* **Lettered beds** (``bed R-7``, ``bay T4``, ``cell D-217``, ``cot C-27``, ``hallway H3``).
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ def room_patterns() -> list[Pattern]:
             "room_numbered_head",
             # "Exam 12", "Booth 3", "Bedroom 4" ("Exam Room 4" is room_number's): capitalised only, so
             # "physical exam 2" is no room.
-            rf"\b(?:{'|'.join(h.capitalize() for h in numbered)})[ \t]+(?P<room>\d{{1,3}}[A-Z]?)(?![\w\-/]|\.\d)",
+            rf"\b(?:{'|'.join(h.capitalize() for h in numbered)})[ \t]+(?P<room>\d{{1,3}}[A-Z]?|[A-Z])(?![\w\-/]|\.\d)",
             PhiType.ROOM,
             score=0.6,
             group="room",
@@ -107,11 +107,12 @@ def room_patterns() -> list[Pattern]:
         ),
         Pattern(
             "room_lettered_bed",
-            r"\b(?i:bed|bay|bedspace|cell|chair)[ \t]*(?:\#|(?i:no)\.?)?[ \t]*(?P<room>[A-Z]{1,2}-?\d{1,3}[A-Z]?)(?![\w\-/]|\.\d)",
+            r"\b(?i:bed|bay|bedspace|cell|chair|cot|hallway|stretcher)[ \t]*(?:\#|(?i:no)\.?)?[ \t]*"
+            r"(?P<room>[A-Z]{1,2}-?\d{1,3}[A-Z]?)(?![\w\-/]|\.\d)",
             PhiType.ROOM,
             score=0.6,
             group="room",
             flags=0,
-            gate=("bed", "bay", "cell", "chair"),
+            gate=("bed", "bay", "cell", "chair", "cot", "hallway", "stretcher"),
         ),
     ]
