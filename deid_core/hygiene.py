@@ -188,7 +188,10 @@ class SpanHygiene:
         if head is not None:
             start = head.start(1)
         prev = _PREV_WORD.search(text, max(0, start - 40), start)
-        if prev is not None and self._first_name_like(prev.group(1)):
+        # A word in capitals before a name that is not ("DOB April") is a label, not its first name.
+        if prev is not None and self._first_name_like(prev.group(1)) and not (
+            prev.group(1).isupper() and not text[span.start : span.end].isupper()
+        ):
             start = prev.start(1)
         return span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end)
 

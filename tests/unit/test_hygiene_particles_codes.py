@@ -95,3 +95,9 @@ def test_particles_opening_a_field_go_with_the_surname(text: str, part: str, exp
 def test_particles_inside_prose_before_a_name_stay_out() -> None:
     # only a capitalised word, a title, a line's start or a field's colon make a particle a surname's
     assert cleaned("she went to la Vries house", "Vries", PhiType.PATIENT) == ["Vries"]
+
+
+def test_a_label_in_capitals_is_no_first_name() -> None:
+    # "Dob" is a first name in the lists; "DOB" before a name in title case is the date-of-birth label.
+    assert cleaned("Our client Nell Park, DOB April 2, 1938", "April", PhiType.PATIENT) == ["April"]
+    assert cleaned("PT: JOHN SMITH in bay 2", "SMITH", PhiType.PATIENT) == ["JOHN SMITH"]

@@ -638,6 +638,11 @@ def test_last_first_needs_a_surname_not_an_initialism(lexicon, text: str, name: 
     assert (name in words(lexicon, text)) is kept
 
 
+def test_a_cue_ends_at_a_column_gap(lexicon) -> None:
+    text = "Relationship: wife   Age: eighty-six\nAttending: Ana Ruiz, MD   Dietitian: on leave"
+    assert not {"Age", "Dietitian"} & words(lexicon, text)
+
+
 def test_cue_words_that_yaml_reads_as_booleans_are_words() -> None:
     """A bare ``on``, ``yes`` or ``no`` in a YAML list is a boolean; quoted, it is the word the cue means."""
     cues = load_lexicons().cues

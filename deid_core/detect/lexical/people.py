@@ -116,6 +116,8 @@ class PeopleDetector:
             self._cued_first(toks[k], cue.kind) or (cue.kind == "relation" and self._short_relative(view, k))
         ):
             return None
+        if any(column_gap(view.gap(j)) for j in range(i + len(cue.words) - 1, k)):
+            return None  # "Relationship: wife   Age: 86": a column gap ends the cue's field
         if (colon or view.sentence_start(k)) and self._sentence_opener(toks[k]):
             # "per mom. Younger brother", "..., MD\nGlad to hear": the cue ends its sentence or line and
             # the next one opens with a capitalised ordinary word
