@@ -31,6 +31,7 @@ from itertools import accumulate
 from operator import itemgetter
 
 from deid_core.after_names import spans_after_names
+from deid_core.detect.rules.staff_initials import capital_initials
 from deid_core.lexicon import MEDICAL_SUFFIXES, Lexicons, load_lexicons
 from deid_core.shapes import no_address
 from deid_core.tagger_lookalikes import PERSON as _PERSON
@@ -67,6 +68,8 @@ _LETTERS = re.compile(r"[^\W\d_]{3,}")
 # capital then small letter: in other cases such pairs are initials and abbreviations (``RV``, ``ro``).
 _SHORT_NAME = re.compile(r"(?<![\w'’])[A-Z][a-z](?!\w)(?!['’](?!s\b))")  # a possessive too: "Vy's"
 _PERSONS = frozenset({PhiType.PATIENT, PhiType.DOCTOR})
+# Two capitals standing alone: a person's initials once a detector has found them as such.
+_INITIALS = re.compile(r"(?<![\w'’/\-])[A-Z]{2}(?![\w/\-])")
 _NAME_WORD = re.compile(r"(?<![\w'’\-])[A-Z][A-Za-z]+(?![\w\-])")
 _CAPITALISED = re.compile(r"(?<![\w'’\-])[A-Z][a-z]+(?![\w\-])")
 # What ends a sentence or opens a line or a list item right before a word.
@@ -153,6 +156,9 @@ class SpanHygiene:
                 for m in _SHORT_NAME.finditer(text, span.start, span.end):
                     if not self.lexicons.is_word(m.group().lower()):
                         short.setdefault(m.group(), span.type)
+                value = text[span.start : span.end]
+                if _INITIALS.fullmatch(value) and capital_initials(value):
+                    short.setdefault(value, span.type)  # staff initials ("HV") sign more entries than one
                 for word in _NAME_WORD.findall(text, span.start, span.end):
                     low = word.lower()
                     if (low in self.lexicons.first_names and self.lexicons.is_word(low) and low not in never
@@ -237,10 +243,16 @@ def _word_runs_of(text: str, types: dict[str, PhiType]) -> list[tuple[int, int, 
 
 
 def _short_runs_of(text: str, names: dict[str, PhiType]) -> list[tuple[int, int, PhiType]]:
-    """The mentions of two-letter names in ``text``, spelled exactly as found (``Ro``, not ``RO`` or ``ro``)."""
+    """The mentions of two-letter names and initials in ``text``, spelled exactly as found (``Ro``, not ``RO``
+    or ``ro``; ``HV``)."""
     if not names:
         return []
-    return [(m.start(), m.end(), found) for m in _SHORT_NAME.finditer(text) if (found := names.get(m.group())) is not None]
+    return [
+        (m.start(), m.end(), found)
+        for rx in (_SHORT_NAME, _INITIALS)
+        for m in rx.finditer(text)
+        if (found := names.get(m.group())) is not None
+    ]
 
 
 def _worded_runs_of(text: str, names: dict[str, PhiType]) -> list[tuple[int, int, PhiType]]:

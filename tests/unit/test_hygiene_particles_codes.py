@@ -101,3 +101,11 @@ def test_a_label_in_capitals_is_no_first_name() -> None:
     # "Dob" is a first name in the lists; "DOB" before a name in title case is the date-of-birth label.
     assert cleaned("Our client Nell Park, DOB April 2, 1938", "April", PhiType.PATIENT) == ["April"]
     assert cleaned("PT: JOHN SMITH in bay 2", "SMITH", PhiType.PATIENT) == ["JOHN SMITH"]
+
+
+def test_staff_initials_found_once_spread_to_their_other_entries() -> None:
+    text = "| cab | 41.00 | QV\n03/02 QV: Ms. Lowe lost her ride. On RA.\n| SR | QV |"
+    start = text.index("QV:")
+    span = Span(start, start + 2, PhiType.DOCTOR, 0.75, frozenset({"rules"}), "rule=test")
+    found = [text[s.start : s.end] for s in build_hygiene().clean(text, [span])]
+    assert found == ["QV", "QV", "QV"]

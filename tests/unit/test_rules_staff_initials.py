@@ -44,6 +44,7 @@ def doctors(text: str) -> set[str]:
         ("0210 pt asleep, used unit phone. -qm\n0300 vitals", {"qm"}),
         ("0255 to rm 9, monitor on. --wt\n", {"wt"}),
         ("Seen 02/23/2026 1300   --zo\n", {"zo"}),
+        ("NOTES\n03/02 QV: Ms. Lowe lost her ride.\n0715 KSB: handoff done", {"QV", "KSB"}),  # opening log entries
     ],
 )
 def test_staff_initials_and_short_names(text: str, expected: set[str]) -> None:
@@ -67,17 +68,19 @@ def test_staff_initials_and_short_names(text: str, expected: set[str]) -> None:
         "handed over to RN on arrival",
         "Tech: CT 3 done. Signed: MD. asst: PO",  # a study, a credential and a route after signing fields
         "Pain controlled. - ok\nAsked again. -- no\n",  # answers after a dash
+        "03/06 BP: 120/80\n0715 RR: 18\n4/13/26 11:00  UOA: pending",  # vitals and tests in a log
     ],
 )
 def test_no_staff_initials_in_credentials_units_and_words(text: str) -> None:
     found = doctors(text)
-    assert not found & {"RN", "BSN", "mg", "dL", "PO", "IV", "AuD", "yes", "no", "MSN", "MS", "ICU", "aware", "ok", "on", "AST", "ALT"}, found
+    assert not found & {"RN", "BSN", "mg", "dL", "PO", "IV", "AuD", "yes", "no", "MSN", "MS", "ICU", "aware", "ok", "on", "AST", "ALT",
+                        "BP", "RR", "UOA"}, found
 
 
 @pytest.mark.parametrize(
     "text",
     [
-        "PT (INR) 14.2 seconds.", "Report given to Prudence, RN (PP).", "Nursing (ICU): turned q2h.",
+        "PT (INR) 14.2 seconds.", "Report given to the RN (PP).", "Nursing (ICU): turned q2h.",
         "Lactate cleared after 3 L\nIVF.\n", "Follow up in clinic.\nok",
         "Transaminases trending down.\nAST/ALT", "Results entered by ICU 11/2.", "EHR - signed by the attending",
     ],

@@ -10,6 +10,8 @@ before a credential, and lower-case initials or names right after a staff role w
   and in lower case no ordinary word.
 * **A dash ending a line** (``pt used unit phone. -gk``, ``1300   --ro``): after a sentence's end or a
   column gap, with the same guards as the note's end.
+* **Opening a log entry** (``03/02 HV: Ms. Lowry lost her ride``): capitals and a colon after the entry's
+  date or time at a line's start.
 * **Signing an entry** (``ECH - signed 11/20/25``, ``SDA - documented``, ``Documented by RDI 11/22/25``,
   ``written by AN;``): capitals at a line's start before a signing verb, or after "<verb> by".
 * **A signing field** (``Signed: HK /``, ``attestation: KM``, ``asst: DM``): capitals after a signing or
@@ -174,6 +176,18 @@ def staff_initial_patterns() -> list[Pattern]:
             flags=0,
             validate=_note_end_initials,
             gate=("-", "—", "–"),
+        ),
+        Pattern(
+            "staff_initials_log_entry",
+            # "03/02 HV: Ms. Lowry lost her ride", "0715 KM: handoff": initials opening a dated log entry.
+            r"(?m)^[ \t]*(?:\d{1,2}/\d{1,2}(?:/\d{2,4})?[ \t]+)?(?:\d{1,2}:\d{2}|\d{4}|\d{1,2}/\d{1,2}(?:/\d{2,4})?)"
+            r"[ \t]+(?P<i>[A-Z]{2,3})[ \t]*:",
+            PhiType.DOCTOR,
+            score=_SCORE,
+            group="i",
+            flags=0,
+            validate=_capital_group,
+            gate=(":",),
         ),
         Pattern(
             "staff_initials_signing",
