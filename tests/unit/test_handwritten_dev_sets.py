@@ -87,10 +87,21 @@ SIXTEENTH = DevSet(
 )
 SEVENTEENTH = DevSet(ROOT / "eval" / "handwritten_dev17", "hwdevq", min_notes=26, min_spans=1450, note_chars=(1000, 3600))
 EIGHTEENTH = DevSet(ROOT / "eval" / "handwritten_dev18", "hwdevr", min_notes=26, min_spans=1450, note_chars=(1000, 3600))
+# Written while model version 6 trained; first evaluated out of sample with model versions 5 and 6.
+NINETEENTH = DevSet(
+    ROOT / "eval" / "handwritten_dev19", "hwdevs", min_notes=26, min_spans=1200, note_chars=(1000, 3600)
+)
+TWENTIETH = DevSet(
+    ROOT / "eval" / "handwritten_dev20", "hwdevt", min_notes=26, min_spans=1200, note_chars=(1000, 3600)
+)
+TWENTY_FIRST = DevSet(
+    ROOT / "eval" / "handwritten_dev21", "hwdevu", min_notes=26, min_spans=1450, note_chars=(1000, 3600)
+)
 ALL = (FIRST, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH, TWELFTH, THIRTEENTH, FOURTEENTH,
-       FIFTEENTH, SIXTEENTH, SEVENTEENTH, EIGHTEENTH)
+       FIFTEENTH, SIXTEENTH, SEVENTEENTH, EIGHTEENTH, NINETEENTH, TWENTIETH, TWENTY_FIRST)
 NAMES = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
-         "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth"]
+         "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
+         "twentieth", "twenty-first"]
 SETS = pytest.mark.parametrize("dev", ALL, ids=NAMES)
 
 FREQUENT = ("PATIENT", "DOCTOR", "PROFESSION", "HOSPITAL", "ORGANIZATION", "CITY", "AGE", "DATE", "PHONE")
