@@ -502,6 +502,9 @@ def test_state_codes_alone_are_words(lexicon) -> None:
         ("Job title: phlebotomist II, Draw Station 4", "phlebotomist"),
         ("daughter Ayan (41, respiratory therapist at another hospital)", "respiratory therapist"),  # after an age
         ("- Mother, Dalia Reyes, 23, home health aide with Sunrise", "home health aide"),
+        ("INDICATIONS: 54-year-old middle-school band director from Lowell.", "middle-school band director"),
+        ("41-year-old right-handed line cook who works the masa station", "line cook"),
+        ("Daughter Halina (an X-ray tech herself, at Lakeside)", "X-ray tech"),  # a reflexive goes on no noun
     ],
 )
 def test_professions_in_apposition_and_with_a_modifier(lexicon, text: str, job: str) -> None:

@@ -28,6 +28,9 @@ _SKIP = frozenset({"a", "an", "the", "part-time", "full-time", "retired", "forme
 # Words right before an occupation's modifiers that say it is someone's job ("retired paper machine tender").
 _STRONG_LEADS = frozenset({"retired", "former", "formerly", "self-employed"})
 _MAX_MODIFIERS = 3
+# A person's age as an adjective right before an occupation ("a 54-year-old middle-school band director"),
+# tokenised "54", "-", "year-old".
+_AGED = frozenset({"year-old", "years-old", "yr-old", "yo"})
 
 
 def _weak_cue(low: str) -> bool:
@@ -105,7 +108,8 @@ class ProfessionDetector:
         """An occupation's head word after one to three words that say which (``a paper mill shift
         supervisor``, ``an ICU nurse``, ``former Army medic``), when the phrase is said of someone: an
         article after ``is``/``was``/``as``/``am``/``he's``, a comma, an opening parenthesis or a job cue,
-        ``retired``/``former`` right before it, or a person's age and a comma (``(54, school principal``)."""
+        ``retired``/``former`` or an age (``54-year-old``) right before it, or a person's age and a comma
+        (``(54, school principal``)."""
         toks, lows = view.at, view.lows
         for i in view.where(self._heads):
             j = i
@@ -120,7 +124,10 @@ class ProfessionDetector:
                     w in _CUES for w in lows[max(0, j - 1 - _LOOKBACK) : j - 1]
                 )
             else:
-                cued = (lead in _STRONG_LEADS and _close(view, j - 1)) or _after_age(lows, j)
+                cued = (
+                    (lead in _STRONG_LEADS and _close(view, j - 1)) or _after_age(lows, j)
+                    or (j >= 3 and lead in _AGED and lows[j - 2] == "-" and lows[j - 3].isdigit() and _close(view, j - 1))
+                )
             if cued:
                 yield toks[j].start, toks[i].start + len(toks[i].word)
 
@@ -144,6 +151,7 @@ class ProfessionDetector:
             and low not in _CUES
             and low not in _WEAK_CUES
             and low not in _STRONG_LEADS
+            and low not in _AGED
             and low not in self._function
             and _close(view, k)
         )
