@@ -7,8 +7,8 @@ person goes by in quotes beside the name. Once the detectors have found the name
 either type, by any detector: the type is the less certain part), these are read from the text after it:
 
 * the number in parentheses, alone or before a comma, "yo" or "mo", or after a comma and before another
-  comma, a semicolon, a closing parenthesis, the end of a sentence or a dash between spaces that no
-  number follows (``Zainab Haddad, 9 - homesick``), is an AGE; a number followed by anything else (a
+  comma, a semicolon, a closing parenthesis, the end of a sentence, "yo" or a dash between spaces that
+  no number follows (``Zainab Haddad, 9 - homesick``, ``Aria, 3 yo``), is an AGE; a number followed by anything else (a
   unit, a slash, a decimal) is a measure, not an age;
 * one or two capitalised words, or initials (``("BC")``), in quotes, straight after the name or its
   possessive and in parentheses or not, are the same person's name.
@@ -27,7 +27,7 @@ MAX_AGE = 120
 _PERSON = (PhiType.PATIENT, PhiType.DOCTOR)
 _AFTER_NAME = re.compile(
     r"[ \t]?\([ \t]*(?P<paren>\d{1,3})[ \t]*(?:[),;]|(?:yo|y/o|y|mo|mos)\b)"
-    r"|,[ \t]*(?P<comma>\d{1,3})(?=[ \t]*(?:[,;)]|\.(?!\d)|$)|[ \t]+[-\u2013\u2014][ \t]+(?!\d))",
+    r"|,[ \t]*(?P<comma>\d{1,3})(?=[ \t]*(?:[,;)]|\.(?!\d)|$)|[ \t]+[-\u2013\u2014][ \t]+(?!\d)|[ \t]?(?:yo|y/o)\b)",
     re.MULTILINE,
 )
 _NICKNAME = re.compile(

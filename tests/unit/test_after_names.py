@@ -24,6 +24,7 @@ def person(text: str, name: str, type_: PhiType = PhiType.PATIENT) -> Span:
         ("Lives with her son Aurelio, 9.", "Aurelio", "9"),
         ("Counselor brought Noor Saleh, 10 - homesick, crying.", "Noor Saleh", "10"),
         ("Exposed: Bao (11mo), a sibling.", "Bao", "11"),
+        ("Older sibling Noor, 3 yo, healthy.", "Noor", "3"),
     ],
 )
 def test_the_number_after_a_name_is_its_age(text: str, name: str, age: str) -> None:
