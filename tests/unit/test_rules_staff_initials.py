@@ -45,6 +45,7 @@ def doctors(text: str) -> set[str]:
         ("0255 to rm 9, monitor on. --wt\n", {"wt"}),
         ("Seen 02/23/2026 1300   --zo\n", {"zo"}),
         ("NOTES\n03/02 QV: Ms. Lowe lost her ride.\n0715 KSB: handoff done", {"QV", "KSB"}),  # opening log entries
+        ("| 1 | 1900 | norepi 0.04 | gx\n| 2 | 2000 | norepi 0.06 | gx\n", {"gx"}),  # a column of initials
     ],
 )
 def test_staff_initials_and_short_names(text: str, expected: set[str]) -> None:
@@ -69,12 +70,13 @@ def test_staff_initials_and_short_names(text: str, expected: set[str]) -> None:
         "Tech: CT 3 done. Signed: MD. asst: PO",  # a study, a credential and a route after signing fields
         "Pain controlled. - ok\nAsked again. -- no\n",  # answers after a dash
         "03/06 BP: 120/80\n0715 RR: 18\n4/13/26 11:00  UOA: pending",  # vitals and tests in a log
+        "| 1 | 09:10 | pre | 37.0 |\n| 2 | 13:24 | pre | 37.1 |\n| 3 | 14:00 | neg | - |",  # cells that are words
     ],
 )
 def test_no_staff_initials_in_credentials_units_and_words(text: str) -> None:
     found = doctors(text)
     assert not found & {"RN", "BSN", "mg", "dL", "PO", "IV", "AuD", "yes", "no", "MSN", "MS", "ICU", "aware", "ok", "on", "AST", "ALT",
-                        "BP", "RR", "UOA"}, found
+                        "BP", "RR", "UOA", "pre", "neg"}, found
 
 
 @pytest.mark.parametrize(

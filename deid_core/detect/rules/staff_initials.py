@@ -12,6 +12,8 @@ before a credential, and lower-case initials or names right after a staff role w
   column gap, with the same guards as the note's end.
 * **Opening a log entry** (``03/02 HV: Ms. Lowry lost her ride``): capitals and a colon after the entry's
   date or time at a line's start.
+* **A table's column of initials** (``| -1 | 1 | gh``): two or three lower-case letters alone in a cell,
+  in two cells or more, that are no word or abbreviation.
 * **Signing an entry** (``ECH - signed 11/20/25``, ``SDA - documented``, ``Documented by RDI 11/22/25``,
   ``written by AN;``): capitals at a line's start before a signing verb, or after "<verb> by".
 * **A signing field** (``Signed: HK /``, ``attestation: KM``, ``asst: DM``): capitals after a signing or
@@ -118,6 +120,19 @@ def _note_end_initials(text: str, m: re.Match[str]) -> bool:
     return not load_lexicons().is_word(ini)  # "sk"; not "ok", "yes"
 
 
+def _recurring_cell_initials(text: str, m: re.Match[str]) -> bool:
+    """Lower-case initials in a table's cell, in two cells or more (one such cell may be a word's
+    abbreviation, ``| neg |``), that are no unit, route, function word, abbreviation or word."""
+    ini = m.group("i")
+    lex = load_lexicons()
+    if not_initials(ini) or ini in _credentials() or ini in lex.cues["clinical_abbreviations"]:
+        return False
+    if lex.is_word(ini) or ini in lex.vocabulary:
+        return False
+    cells = re.findall(rf"(?m)\|[ \t]*{ini}[ \t]*(?=\||$)", text)
+    return len(cells) >= 2
+
+
 def _capital_group(text: str, m: re.Match[str]) -> bool:
     """The match's initials ``i`` (after a discipline, or signing an entry) pass ``capital_initials``."""
     return capital_initials(m.group("i"))
@@ -188,6 +203,18 @@ def staff_initial_patterns() -> list[Pattern]:
             flags=0,
             validate=_capital_group,
             gate=(":",),
+        ),
+        Pattern(
+            "staff_initials_table_column",
+            # "| norepi 0.04 | -1 | gh\n", "| filled | sh |": a table's cell of lower-case initials that
+            # signs two rows or more.
+            r"(?m)\|[ \t]*(?P<i>[a-z]{2,3})[ \t]*(?=\||$)",
+            PhiType.DOCTOR,
+            score=_SCORE,
+            group="i",
+            flags=0,
+            validate=_recurring_cell_initials,
+            gate=("|",),
         ),
         Pattern(
             "staff_initials_signing",
