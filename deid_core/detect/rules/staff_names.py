@@ -33,10 +33,16 @@ _NOT_LABELS = frozenset({"per", "paged", "covering", "on-call", "cc", "attn", "d
 
 
 @cache
-def _labels() -> str:
+def _label_before() -> re.Pattern[str]:
+    """A staff label ending right before a colon (searched in the text before it)."""
     cues = load_lexicons().cues
     labels = [w for w in cues["staff"] if w not in _NOT_LABELS and " by" not in w and " with" not in w]
-    return phrase_alternatives(frozenset(labels))
+    return re.compile(rf"(?<![\w\-])(?:{phrase_alternatives(frozenset(labels))})[ \t]*\Z", re.IGNORECASE)
+
+
+def _after_label(text: str, m: re.Match[str]) -> bool:
+    # The scan starts at the colon (rare, so fast); the label before it is checked here.
+    return _label_before().search(text, max(0, m.start() - 40), m.start()) is not None and _unknown(text, m)
 
 
 @cache
@@ -76,12 +82,12 @@ def staff_name_patterns() -> list[Pattern]:
     return [
         Pattern(
             "staff_label_name",
-            rf"(?<![\w\-])(?i:{_labels()})[ \t]*:[ \t]*(?P<n>[A-Z][a-z]{{1,12}})(?=[ \t]*(?:$|[(;])|[ \t]{{2,}})",
+            r":[ \t]*(?P<n>[A-Z][a-z]{1,12})(?=[ \t]*(?:$|[(;])|[ \t]{2,})",
             PhiType.DOCTOR,
             score=_SCORE,
             group="n",
             flags=re.MULTILINE,
-            validate=_unknown,
+            validate=_after_label,
             gate=(":",),
         ),
         Pattern(
