@@ -26,9 +26,9 @@ that cannot be PHI, dropped by span hygiene (``deid_core.hygiene``) before the m
 - a numeric day/month that a score or measure cue surrounds (``pain 6/10``);
 - an e-mail with no at sign made of ordinary words (``workers' compensation``), or prose: a sentence
   break or a word of prose in it (``enc. panoramic radiograph``, ``a recipe to adapt``: ``prose_words``);
-- a user name that is an ordinary word (of the dictionary or the wider vocabulary: ``nightstand``) and no
-  first name (``photos``; ``fjohnson`` is a handle,
-  ``chuck`` may be a person), an amount of money (``$85``), or text that is not one run of letters,
+- a user name that is an ordinary word (of the dictionary or the wider vocabulary: ``nightstand``), no
+  first name and no occupation (``photos``; ``fjohnson`` is a handle, ``chuck`` may be a person,
+  ``locksmith`` a job), an amount of money (``$85``), or text that is not one run of letters,
   digits and ``_ . - @`` whose parts are all ordinary words or abbreviations (``payer UM``). The
   tagger's user names often take a neighbour in (``courier Denny``, ``nia (9``): such a span is kept
   when one of its parts has a digit or is not an ordinary word; a user name with no lower-case letter

@@ -2,11 +2,11 @@
 initials stand for that person wherever the note uses them, in a medication grid's cells (``| RA | LV |``)
 or a shift note's ``(KM)``.
 
-A legend item is two or three letters in one case, ``=`` and a capitalised given name and surname. The
-item, the name (not ordinary words: ``BP = Normal Range``), and every other occurrence of the same letters in the same case, standing alone, are
-DOCTOR (legends explain the initials of the staff who sign grids and logs). The legend is what makes a
-credential-like pair (``DO = Dmitri Orlov``) initials in that note; an occurrence right after a comma is
-still a credential (``Ann Lee, DO``) and is left alone.
+A legend item is two or three letters in one case, ``=`` and a capitalised given name and surname (not
+ordinary words: ``BP = Normal Range``). The item, the name and every other occurrence of the same
+letters in the same case, standing alone, are DOCTOR (legends explain the initials of the staff who sign
+grids and logs). The legend is what makes a credential-like pair (``DO = Dmitri Orlov``) initials in that
+note; an occurrence right after a comma is still a credential (``Ann Lee, DO``) and is left alone.
 """
 
 from __future__ import annotations

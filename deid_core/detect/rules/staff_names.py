@@ -10,10 +10,10 @@ colon, before a credential, or in quotes after a naming word.
   capitalised word, or two or three capitals, in quotes. PATIENT (the person the note is about or one of
   theirs; span hygiene spreads the name to its other mentions).
 
-Guards: the word is no credential, title or abbreviation in capitals; after a label or before a
-credential no function or ordinary word either (``Nurse: Present``, ``Reviewed, RN``: a name that is also a word,
-``Hope``, is left to the name detectors, which read it with its other evidence). After a naming word the
-quotes are the evidence: ``"Rocky"`` is a name.
+Guards: the word is no credential, title, language or abbreviation in capitals; after a label or before
+a credential no function or ordinary word either (``Nurse: Present``, ``Reviewed, RN``; a name that is
+also a word, ``Hope``, is left to the name detectors, which read it with its other evidence). After a
+naming word the quotes are the evidence: ``"Rocky"`` is a name.
 """
 
 from __future__ import annotations
