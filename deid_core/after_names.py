@@ -8,8 +8,8 @@ either type, by any detector: the type is the less certain part), these are read
 
 * the number in parentheses, alone or before a comma, "yo" or "mo", or after a comma and before another
   comma, a semicolon, a closing parenthesis, the end of a sentence, "yo" or a dash between spaces that
-  no number follows (``Zainab Haddad, 9 - homesick``, ``Aria, 3 yo``), is an AGE; a number followed by anything else (a
-  unit, a slash, a decimal) is a measure, not an age;
+  no number follows (``Zainab Haddad, 9 - homesick``, ``Aria, 3 yo``), is an AGE; a number followed by
+  anything else (a unit, a slash, a decimal) is a measure, not an age;
 * one or two capitalised words, or initials (``("BC")``), in quotes, straight after the name or its
   possessive and in parentheses or not, are the same person's name.
 """
