@@ -39,6 +39,11 @@ def _weak_cue(low: str) -> bool:
     return low in _WEAK_CUES or low.endswith(("'s", "\u2019s"))
 
 
+def _aged(lows: list[str], j: int) -> bool:
+    """Token ``j`` follows an age written as an adjective (``54-year-old``, tokens "54", "-", "year-old")."""
+    return j >= 3 and lows[j - 1] in _AGED and lows[j - 2] == "-" and lows[j - 3].isdigit()
+
+
 def _after_age(lows: list[str], j: int) -> bool:
     """Token ``j`` follows a person's age and a comma (``Hodan (41, respiratory therapist``, ``Daniela,
     23, home health aide``): what a person does, listed after who they are."""
@@ -124,10 +129,7 @@ class ProfessionDetector:
                     w in _CUES for w in lows[max(0, j - 1 - _LOOKBACK) : j - 1]
                 )
             else:
-                cued = (
-                    (lead in _STRONG_LEADS and _close(view, j - 1)) or _after_age(lows, j)
-                    or (j >= 3 and lead in _AGED and lows[j - 2] == "-" and lows[j - 3].isdigit() and _close(view, j - 1))
-                )
+                cued = ((lead in _STRONG_LEADS or _aged(lows, j)) and _close(view, j - 1)) or _after_age(lows, j)
             if cued:
                 yield toks[j].start, toks[i].start + len(toks[i].word)
 

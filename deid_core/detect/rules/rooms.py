@@ -47,13 +47,18 @@ def _named_room_span(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     return words[0].start(), m.end()
 
 
+def _count_after(text: str, end: int) -> bool:
+    """A duration or count word after the number (``op 4 days``, ``Exam 2 weeks ago``)."""
+    nxt = _NEXT_WORD.match(text, end)
+    return nxt is not None and nxt.group(1).lower() in _cues()[2]
+
+
 def _not_day_or_count(text: str, m: re.Match[str]) -> bool:
-    _, before, after = _cues()
+    _, before, _ = _cues()
     prev = _PREV_WORD.search(text, max(0, m.start() - 12), m.start())
     if prev is not None and prev.group(1).lower() in before:
         return False
-    nxt = _NEXT_WORD.match(text, m.end())
-    if nxt is not None and nxt.group(1).lower() in after:
+    if _count_after(text, m.end()):
         return False
     if _INTERVAL.search(text, m.end(), m.end() + 16):
         return False  # "OR 3, 95% CI": an odds ratio
@@ -63,9 +68,8 @@ def _not_day_or_count(text: str, m: re.Match[str]) -> bool:
     return any(c.islower() for c in line)  # "X OR 7" in a line of capitals may be a conjunction
 
 
-def _not_a_unit_after(text: str, m: re.Match[str]) -> bool:
-    nxt = _NEXT_WORD.match(text, m.end())
-    return nxt is None or nxt.group(1).lower() not in _cues()[2]  # "Exam 2 weeks ago": a duration
+def _not_a_count(text: str, m: re.Match[str]) -> bool:
+    return not _count_after(text, m.end())
 
 
 def room_patterns() -> list[Pattern]:
@@ -102,7 +106,7 @@ def room_patterns() -> list[Pattern]:
             score=0.6,
             group="room",
             flags=0,
-            validate=_not_a_unit_after,
+            validate=_not_a_count,
             gate=tuple(numbered),
         ),
         Pattern(

@@ -44,7 +44,9 @@ _SCORE = 0.75
 
 
 @cache
-def _credentials() -> frozenset[str]:
+def credential_words() -> frozenset[str]:
+    """Credentials and the other never-a-name words written after a signature (``RN``, ``MSW``, ``PhD``),
+    lower case."""
     cues = load_lexicons().cues
     return cues["credentials"] | cues["not_names"]
 
@@ -60,7 +62,7 @@ def not_initials(part: str) -> bool:
     cues = load_lexicons().cues
     if part.islower() and low in cues["function_words"]:
         return True  # "RN on", "tech in"; "DW / OF" are two people's initials
-    return low in cues["not_initials"] or (not part.islower() and low in _credentials())
+    return low in cues["not_initials"] or (not part.islower() and low in credential_words())
 
 
 def _typist_pair(text: str, m: re.Match[str]) -> bool:
@@ -77,12 +79,12 @@ def _typist_pair(text: str, m: re.Match[str]) -> bool:
 
 def _before_credential(text: str, m: re.Match[str]) -> bool:
     cred = m.group("c")
-    if cred.islower() or cred.lower() not in _credentials():
+    if cred.islower() or cred.lower() not in credential_words():
         return False  # credentials are written in capitals ("IBCLC", "AuD")
     ini = m.group("i")
     if text[max(0, m.start() - 3) : m.start()].rstrip().endswith(","):
         return False  # "Rafaela Montenegro, MS, CGC": one of a list of credentials
-    return _one_case(ini) and not not_initials(ini) and ini.lower() not in _credentials() and not load_lexicons().is_word(ini)
+    return _one_case(ini) and not not_initials(ini) and ini.lower() not in credential_words() and not load_lexicons().is_word(ini)
 
 
 _CREDENTIAL_AFTER = re.compile(r"[ \t]*,[ \t]*([A-Za-z][A-Za-z\-]{1,8})\b")
@@ -94,7 +96,7 @@ def _after_role(text: str, m: re.Match[str]) -> bool:
         return False  # "Odile Varga, RN ov": the credential of the name before, not a role before a name
     if "." in value:
         return True  # "j. marchetti", "g.wu": an initial and a surname
-    if not_initials(value) or value.lower() in _credentials():
+    if not_initials(value) or value.lower() in credential_words():
         return False
     if not load_lexicons().is_word(value):
         return True
@@ -102,20 +104,20 @@ def _after_role(text: str, m: re.Match[str]) -> bool:
         return True  # "cosigned 3/22/2025 ra": a signature's date, then whose
     # "co-sign bac, CNM": an ordinary word that a credential follows is still initials.
     cred = _CREDENTIAL_AFTER.match(text, m.end())
-    return cred is not None and not cred.group(1).islower() and cred.group(1).lower() in _credentials()
+    return cred is not None and not cred.group(1).islower() and cred.group(1).lower() in credential_words()
 
 
 def capital_initials(ini: str) -> bool:
     """Capitals that are no unit, credential or clinical abbreviation ("PR" a route, "INR" a test)."""
     cues = load_lexicons().cues
-    return not (not_initials(ini) or ini.lower() in _credentials() or ini.lower() in cues["clinical_abbreviations"])
+    return not (not_initials(ini) or ini.lower() in credential_words() or ini.lower() in cues["clinical_abbreviations"])
 
 
 def _note_end_initials(text: str, m: re.Match[str]) -> bool:
     ini = m.group("i")
     if ini.isupper():  # "AR", "CA": capitals are read as initials unless a clinical abbreviation ("IVF")
         return capital_initials(ini)
-    if not ini.islower() or not_initials(ini) or ini.lower() in _credentials():
+    if not ini.islower() or not_initials(ini) or ini.lower() in credential_words():
         return False
     return not load_lexicons().is_word(ini)  # "sk"; not "ok", "yes"
 
@@ -125,7 +127,7 @@ def _recurring_cell_initials(text: str, m: re.Match[str]) -> bool:
     abbreviation, ``| neg |``), that are no unit, route, function word, abbreviation or word."""
     ini = m.group("i")
     lex = load_lexicons()
-    if not_initials(ini) or ini in _credentials() or ini in lex.cues["clinical_abbreviations"]:
+    if not_initials(ini) or ini in credential_words() or ini in lex.cues["clinical_abbreviations"]:
         return False
     if lex.is_word(ini) or ini in lex.vocabulary:
         return False

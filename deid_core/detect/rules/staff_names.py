@@ -23,6 +23,7 @@ from functools import cache
 
 from deid_core.detect.base import Pattern
 from deid_core.detect.rules.context import phrase_alternatives
+from deid_core.detect.rules.staff_initials import credential_words
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType
 
@@ -47,10 +48,9 @@ def _after_label(text: str, m: re.Match[str]) -> bool:
 
 @cache
 def _credentials() -> str:
-    # Not the credentials that are also state codes: "Bethlehem, PA" is a town.
+    # Not the credentials that are also state codes: "Bethlehem, PA" is a town. Written in capitals here.
     cues = load_lexicons().cues
-    marks = cues["credentials"] | cues["not_names"]  # as staff_initials reads them; written in capitals here
-    creds = [c.upper() for c in marks if c not in cues["ambiguous_state_codes"] and c != "dc"]
+    creds = [c.upper() for c in credential_words() if c not in cues["ambiguous_state_codes"] and c != "dc"]
     creds.sort(key=len, reverse=True)
     return "|".join(re.escape(c) for c in creds)
 
@@ -60,7 +60,7 @@ def _no_name(word: str, *, quoted: bool = False) -> bool:
     quoted after a naming word, a function word: never a given name."""
     cues = load_lexicons().cues
     low = word.lower()
-    if low in cues["credentials"] or low in cues["titles"] or low in cues["not_names"] or low in cues["languages"]:
+    if low in credential_words() or low in cues["titles"] or low in cues["languages"]:
         return True
     if word.isupper() and (low in cues["clinical_abbreviations"] or low in cues["not_initials"]):
         return True
