@@ -181,6 +181,7 @@ def train(
         "architecture": "char+word BiLSTM-CRF (Dernoncourt et al. 2017)",
         "model": model_config.to_json(),
         "tags": names,
+        "recall_bias": 0.0,  # the model as trained; a shipped operating point is chosen afterwards (tagger/recall.py)
         "window_tokens": config.window_tokens,
         "window_overlap": config.window_overlap,
         "trained_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
