@@ -71,6 +71,15 @@ def _common_words(first_names: set[str]) -> set[str]:
 INTERNATIONAL_MIN_LENGTH = 4
 
 
+def _name_words(candidates: set[str]) -> set[str]:
+    """Of ``candidates`` (ordinary words by the 3.0 rule), those used less than a census first name must
+    be to count as ordinary (``arjun``, ``aria``, ``brit``, ``wren``: Webster's lists them, but they reach
+    zipf 3.0 by their use as names)."""
+    from wordfreq import zipf_frequency
+
+    return {w for w in candidates if zipf_frequency(w, "en") < NAME_WORD_ZIPF}
+
+
 def _international_first_names(never: set[str]) -> set[str]:
     import gender_guesser
 
@@ -164,10 +173,14 @@ def main() -> None:
         if us or city["population"] >= WORLD_CITY_MIN_POPULATION:
             places.add(city["name"])
     # After the ordinary words are settled, so that they stay the 1990 list's: the new names only add.
-    never = common | {p.lower() for p in places} | {s["name"].lower() for s in states.values()}
+    never = {p.lower() for p in places} | {s["name"].lower() for s in states.values()}
     never |= {c["name"].lower() for c in countries.values()}
     never |= _cue_words("not_names", "eponyms", "instrument_eponyms", "languages")
-    first |= _international_first_names(never)
+    international = _international_first_names(never)
+    # A name that is also an ordinary word joins as a census one does: it stays in common_words (so the
+    # tagger's FIRST_NAME bit, which excludes common words, is unchanged), and only cued evidence
+    # ("son Arjun", "wife Brit") can read it as a name.
+    first |= (international - common) | _name_words(international & common)
     _write(
         "first_names.txt",
         "# first names and nicknames (US Census 1990; nicknames package; gender-guesser's nam_dict, GFDL 1.2)",

@@ -44,6 +44,9 @@ def words(detector, text: str) -> set[str]:
         # After a colon a first name is still the person, an ordinary word opens a sentence.
         ("Spoke with her niece: Hope agreed to drive.", "Hope", "PATIENT"),
         ("History from his brother: Oyelaran says he fell.", "Oyelaran", "PATIENT"),
+        # Given names that Webster's also lists, read as names after a relation only.
+        ("Retired teacher; son Arjun visits on weekends.", "Arjun", "PATIENT"),
+        ("His wife Brit (an accountant) manages the pills.", "Brit", "PATIENT"),
     ],
 )
 def test_people(lexicon, text: str, name: str, type_: str) -> None:
@@ -63,10 +66,18 @@ def test_people(lexicon, text: str, name: str, type_: str) -> None:
         "Continue Keppra 500 bid and Lasix 40 daily.",
         "History from her nephew: Mood has been low since spring.",
         "Information from his daughter: Short of breath on stairs.",
+        "Aria and Brit are words too: no cue, no name.",
     ],
 )
 def test_no_people_or_places_in_clinical_phrases(lexicon, text: str) -> None:
     assert found(lexicon, text) == set()
+
+
+def test_a_ward_after_a_name_is_no_first_name(lexicon) -> None:
+    # "Kerr, Aspen" would read LAST, FIRST; a word and a number after the comma are a ward.
+    text = "1905 eve: Madison Kerr, Aspen 5 rm 521 to nuc med"
+    assert ("Madison Kerr", "PATIENT") in found(lexicon, text)
+    assert all("Aspen" not in value for value in words(lexicon, text))
 
 
 def test_possessive_stays_outside_the_name(lexicon) -> None:

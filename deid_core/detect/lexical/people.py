@@ -200,6 +200,8 @@ class PeopleDetector:
                 continue  # an ordinary word, or a specialty before a clinic's name ("Urology, Crawford")
             if lex.is_word(last.low) and lex.is_word(first.low):
                 continue
+            if lex.is_word(first.low) and i + 3 < view.size and view.at[i + 3].text.isdigit():
+                continue  # "Kerr, Aspen 5 rm 521": a word and a number after the comma are a ward
             if last.is_caps and len(last.word) <= 4 and last.low not in lex.surnames:
                 continue  # "panels, VUS, GINA": an initialism in a list, not a surname in capitals
             yield last.start, self._extend(view, i + 2), PhiType.PATIENT, _LEXICON_SCORE, "lexicon=last_first"
