@@ -162,6 +162,33 @@ def test_no_occupation_from_a_head_without_its_phrase(lexicon, text: str) -> Non
     assert spans <= {"aircraft mechanic"}
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # Jobs no list holds, known by an agent noun's ending after a job cue.
+        ("Her brother is a sheep shearer on the coast.", "sheep shearer"),
+        ("Dad works as a caretaker at the marina.", "caretaker"),
+        ("Formerly a Coast Guard corpsman.", "Coast Guard corpsman"),
+        ("mom is an airport baggage screener", "airport baggage screener"),
+    ],
+)
+def test_occupations_the_list_lacks(lexicon, text: str, value: str) -> None:
+    assert (value, "PROFESSION") in found(lexicon, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Patient is a former smoker and a poor historian.",
+        "She was a restrained passenger; he is a heavy drinker.",
+        "He is a danger to self. Started a second TNF inhibitor.",
+        "After that, a quick shower is fine. Hypertension was a contributor.",
+    ],
+)
+def test_no_occupation_from_an_agent_ending_alone(lexicon, text: str) -> None:
+    assert not {v for v, t in found(lexicon, text) if t == "PROFESSION"}
+
+
 def test_a_device_or_a_case_role_is_no_profession(lexicon) -> None:
     # Listed as ambiguous: a cue must say it is someone's job.
     text = "Use the patient programmer to switch back.\nFuneral director: Benedikt Schaller"

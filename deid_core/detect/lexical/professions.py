@@ -31,6 +31,9 @@ _MAX_MODIFIERS = 3
 # A person's age as an adjective right before an occupation ("a 54-year-old middle-school band director"),
 # tokenised "54", "-", "year-old".
 _AGED = frozenset({"year-old", "years-old", "yr-old", "yo"})
+# Endings of agent nouns, which name the jobs no list can hold ("shearer", "usher", "corpsman"); read only
+# after a job cue (``_compounds``).
+_AGENT_ENDINGS = ("er", "or", "ist", "ian", "man", "eer", "smith", "wright")
 
 
 def _weak_cue(low: str) -> bool:
@@ -76,6 +79,7 @@ class ProfessionDetector:
         # one-word occupations and heads that are an occupation only so (profession_heads).
         self._heads = frozenset(p for p in lexicons.professions if " " not in p) | lexicons.cues["profession_heads"]
         self._not_modifiers = lexicons.cues["not_profession_modifiers"]
+        self._not_jobs = lexicons.cues["not_agents"] | lexicons.cues["not_occupations"]
 
     def _modifier(self, toks: Mapping[int, Token], i: int) -> bool:
         if i < 2:
@@ -116,11 +120,12 @@ class ProfessionDetector:
         ``retired``/``former`` or an age (``54-year-old``) right before it, or a person's age and a comma
         (``(54, school principal``)."""
         toks, lows = view.at, view.lows
-        for i in view.where(self._heads):
+        heads = set(view.where(self._heads))
+        for i in sorted(heads | set(self._agent_nouns(view))):
             j = i
             while i - j < _MAX_MODIFIERS and j > 0 and self._compound_modifier(view, j - 1):
                 j -= 1
-            if j == i or j == 0 or self._noun_goes_on(view, i):
+            if (j == i and i in heads) or j == 0 or self._noun_goes_on(view, i):
                 continue
             lead = lows[j - 1]
             if lead in _ARTICLES and _close(view, j - 1):
@@ -132,6 +137,15 @@ class ProfessionDetector:
                 cued = ((lead in _STRONG_LEADS or _aged(lows, j)) and _close(view, j - 1)) or _after_age(lows, j)
             if cued:
                 yield toks[j].start, toks[i].start + len(toks[i].word)
+
+    def _agent_nouns(self, view: TokenView) -> Iterator[int]:
+        """Tokens that may name a job the list lacks (``caregiver``, ``shearer``, ``usher``, ``corpsman``):
+        a lower-case word of five letters or more with an agent noun's ending that names no thing, behaviour or role in care (``smoker``, ``passenger``, ``historian``).
+        Only ``_compounds``' cues make one an occupation (``is a``, ``works as a``, ``retired``)."""
+        for i, low in enumerate(view.lows):
+            if len(low) >= 5 and low.endswith(_AGENT_ENDINGS) and low not in self._not_jobs and low.isalpha():
+                if low not in self._heads and low not in self._function and low not in _CUES and view.at[i].is_lower:
+                    yield i
 
     def _noun_goes_on(self, view: TokenView, i: int) -> bool:
         """The head is not the phrase's last noun (``a poor hand washer``): a lower-case word that is no
