@@ -103,6 +103,8 @@ def test_name_across_a_line_break(lexicon) -> None:
         ("Treated in Tucson stage by stage over a year.", "Tucson", "CITY"),  # not an eponym head
         ("Retired from Consolidated Foundry after 30 years.", "Consolidated Foundry", "ORGANIZATION"),
         ("Attends Quarry Hill Elementary, 2nd grade.", "Quarry Hill Elementary", "ORGANIZATION"),
+        # A full stop ends the sentence before a name: the surname before it is no part of the insurer.
+        ("Met Mr. Okafor. Insurance Larch Valley Medicare Advantage, ID 4.", "Larch Valley Medicare Advantage", "ORGANIZATION"),
     ],
 )
 def test_places(lexicon, text: str, value: str, type_: str) -> None:

@@ -26,10 +26,17 @@ T = PhiType
         ("at 12 Harbor View Dr.", "12 Harbor View Dr"),
         ("mail to P.O. Box 1234 please", "P.O. Box 1234"),
         ("mail to PO Box 77", "PO Box 77"),
+        ("farm address: RR 3 Box 210, then", "RR 3 Box 210"),
+        ("Address: Rural Route 4, Box 17 (the ranch)", "Rural Route 4, Box 17"),
+        ("hit a deer on I-80 near the exit", "I-80"),
     ],
 )
 def test_street_forms(text: str, expected: str) -> None:
     assert (expected, T.STREET) in found(text)
+
+
+def test_an_immigration_form_is_no_interstate() -> None:
+    assert not {v for v, t in found("Alien # on I-94: A-000 111 222") if t == T.STREET}
 
 
 def test_city_state_zip_line() -> None:

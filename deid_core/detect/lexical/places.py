@@ -135,6 +135,8 @@ class PlacesDetector:
         first = None
         while j >= 0 and head - j <= _MAX_NAME and view.same_field(j):
             t = toks[j]
+            if t.text.endswith(".") and len(t.word) > 1 and t.low.rstrip(".") not in _NAME_OPENERS:
+                break  # "Nakamura. Insurance Empire Keystone...": a full stop ends the sentence before the name
             if (t.is_caps if caps else t.is_title) and t.low not in self._function:
                 first = j
             elif t.low in _CONNECTORS and first is not None:

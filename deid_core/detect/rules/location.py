@@ -153,6 +153,19 @@ def location_patterns() -> list[Pattern]:
             r"\b(?:P\.?[ \t]?O\.?[ \t]*Box|Post[ \t]+Office[ \t]+Box)[ \t]*\#?[ \t]*\d{1,7}(?!\d)",
             PhiType.STREET, score=0.9, gate=("box",),
         ),
+        # A rural route's box, the address of a farm or a ranch ("RR 2 Box 118", "Rt 2 Box 118").
+        Pattern(
+            "street_rural_route",
+            r"\b(?:RR|R\.R\.|Rt\.?|Rte\.?|Route|Rural[ \t]+Route|HC|Star[ \t]+Route)[ \t]*\d{1,3},?[ \t]+Box[ \t]*\#?[ \t]*\d{1,6}(?!\d)",
+            PhiType.STREET, score=0.9, flags=0, gate=("box",),
+        ),
+        # An interstate after a word of travel ("driving at night on I-90", "off I-35E"); "I-131" alone
+        # may be an isotope, and "Alien # on I-94" names an immigration form.
+        Pattern(
+            "street_interstate",
+            r"(?<!\#[ \t])\b(?i:on|off|via|along|near|took|take|taking|from|onto)[ \t]+(?P<road>I-\d{1,3}[NSEW]?)(?![\w\-])",
+            PhiType.STREET, score=0.7, group="road", flags=0, gate=("i-",),
+        ),
         Pattern(
             "room_number",
             rf"{word_start(('room', 'rm'))}\b(?i:\.?[ \t]*(?:\#|no\.?)?[ \t]*)"
