@@ -4,6 +4,8 @@ before a credential, and lower-case initials or names right after a staff role w
 * **Author/typist initials at a line's end** (``...DPM   RO/mt``, ``prescriber 3/11. DW / OF``): both
   halves are staff; after a column gap or a sentence's end. ``signoff_dictation`` takes them alone on
   their line.
+* **A dictation mark opening a line** (``OBS/mk   dictated 2/3/26``, ``-- IF/bk``): the author's capitals
+  and the typist's lower case, alone on the line or before a gap or the dictation's word.
 * **Initials before a credential** (``ANB, IBCLC``): two to four letters in one case.
 * **Ending the note** (``...F/u 5/7/2025. AR``, a last line ``sk``): two or three letters in one case
   after a sentence's end or alone on the last line, no unit, credential or clinical abbreviation (``IVF``),
@@ -155,6 +157,20 @@ def staff_initial_patterns() -> list[Pattern]:
         Pattern(
             "staff_typist_line_end",
             r"(?m)(?:[ \t]{2,}|\t|[.;][ \t]+)(?P<a>[A-Za-z]{2,4})[ \t]*/[ \t]*(?P<b>[A-Za-z]{2,4})\.?[ \t]*$",
+            PhiType.DOCTOR,
+            score=_SCORE,
+            group="a",
+            flags=0,
+            validate=_typist_pair,
+            extra_groups=(("b", PhiType.DOCTOR),),
+            gate=("/",),
+        ),
+        Pattern(
+            "staff_typist_line_start",
+            # "OBS/mk   dictated 2/3/26", "-- IF/bk": a dictation mark opening its line, the author's capitals
+            # and the typist's lower case, then the line's end, a column gap or the dictation's word.
+            r"(?m)^[ \t]*(?:-{1,2}[ \t]*)?(?P<a>[A-Z]{2,4})/(?P<b>[a-z]{2,3})"
+            r"(?=[ \t]*$|[ \t]{2,}|[ \t]+(?i:dictated|transcribed|typed|d:|t:))",
             PhiType.DOCTOR,
             score=_SCORE,
             group="a",
