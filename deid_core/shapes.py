@@ -27,11 +27,13 @@ _NO_DATE_PAIR = re.compile(r"\d{3}[/.]\d{1,4}")
 _ICD10 = re.compile(r"[A-TV-Z]\d[0-9A-Z]\.[0-9A-Z]{1,4}")
 # Gravida/para ("G2P1001", "G3P2"): obstetric history, never an identifier or a name.
 _GRAVIDA_PARA = re.compile(r"G\d{1,2}\s?P\d{1,4}(?:-?\d){0,3}", re.IGNORECASE)
-# Every IP address has a digit (dotted quads) or a colon (IPv6 groups, "::1").
-_IP_MARK = re.compile(r"[\d:]")
-# A web address joins its parts with a dot, slash or colon between word characters ("x.org",
-# "https://"), or spells the dot out ("example dot org").
-_URL_JOIN = re.compile(r"\w[./:]+\w|(?i:\sdot\s)")
+# Every IP address has dotted groups of digits ("10.4.22.7", a masked "10.4.x.x" too) or colons between
+# hex groups (IPv6, "::1"); "132/70 76 16 36.8" (vital signs) has neither.
+_IP_MARK = re.compile(r"\d{1,3}(?:\.(?:\d{1,3}|[xX*]{1,3})){2}|[0-9A-Fa-f]*::?[0-9A-Fa-f]+(?::|\b)")
+# A web address joins its parts with a dot or colon between word characters, the dot before a letter
+# ("x.org", "https://"), or spells the dot out ("example dot org"); a slash alone joins words of prose
+# ("red/green/amber", "ferrous/folate").
+_URL_JOIN = re.compile(r"\w[.:]+/*[A-Za-z]|(?i:\sdot\s)")
 
 
 def impossible(type_: PhiType, value: str) -> bool:

@@ -20,10 +20,14 @@ from schemas import PhiType, Span
         (PhiType.IPADDR, "10.12.0.7", False),
         (PhiType.IPADDR, "fe80::a1", False),
         (PhiType.IPADDR, "::1", False),
+        (PhiType.IPADDR, "10.4.x.x", False),  # masked, still an address
+        (PhiType.IPADDR, "132/70 76 16 36.8", True),  # vital signs
+        (PhiType.IPADDR, "2.5-3.5", True),  # a target range
         (PhiType.URL, "Website ........ ", True),
         (PhiType.URL, "clinic.example.net", False),
         (PhiType.URL, "https://x.io/a", False),
         (PhiType.URL, "harbor dot example dot com", False),
+        (PhiType.URL, "red/green/amber", True),  # a slash joins words of prose
         (PhiType.PHONE, "411", True),
         (PhiType.PHONE, "4417", False),  # a pager or an extension
         (PhiType.PHONE, "617-555-0142", False),
