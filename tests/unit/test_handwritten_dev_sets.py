@@ -97,11 +97,17 @@ TWENTIETH = DevSet(
 TWENTY_FIRST = DevSet(
     ROOT / "eval" / "handwritten_dev21", "hwdevu", min_notes=26, min_spans=1450, note_chars=(1000, 3600)
 )
+TWENTY_SIXTH = DevSet(
+    ROOT / "eval" / "handwritten_dev26", "hwdevz", min_notes=26, min_spans=1500, note_chars=(1000, 3600)
+)
+TWENTY_SEVENTH = DevSet(
+    ROOT / "eval" / "handwritten_dev27", "hwdevaa", min_notes=26, min_spans=1550, note_chars=(1000, 3600), absent=("URL",)
+)
 ALL = (FIRST, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH, TWELFTH, THIRTEENTH, FOURTEENTH,
-       FIFTEENTH, SIXTEENTH, SEVENTEENTH, EIGHTEENTH, NINETEENTH, TWENTIETH, TWENTY_FIRST)
+       FIFTEENTH, SIXTEENTH, SEVENTEENTH, EIGHTEENTH, NINETEENTH, TWENTIETH, TWENTY_FIRST, TWENTY_SIXTH, TWENTY_SEVENTH)
 NAMES = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
          "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
-         "twentieth", "twenty-first"]
+         "twentieth", "twenty-first", "twenty-sixth", "twenty-seventh"]
 SETS = pytest.mark.parametrize("dev", ALL, ids=NAMES)
 
 FREQUENT = ("PATIENT", "DOCTOR", "PROFESSION", "HOSPITAL", "ORGANIZATION", "CITY", "AGE", "DATE", "PHONE")
