@@ -103,11 +103,14 @@ TWENTY_SIXTH = DevSet(
 TWENTY_SEVENTH = DevSet(
     ROOT / "eval" / "handwritten_dev27", "hwdevaa", min_notes=26, min_spans=1550, note_chars=(1000, 3600), absent=("URL",)
 )
+TWENTY_FIFTH = DevSet(
+    ROOT / "eval" / "handwritten_dev25", "hwdevy", min_notes=26, min_spans=1250, note_chars=(1000, 3600)
+)
 ALL = (FIRST, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH, TWELFTH, THIRTEENTH, FOURTEENTH,
-       FIFTEENTH, SIXTEENTH, SEVENTEENTH, EIGHTEENTH, NINETEENTH, TWENTIETH, TWENTY_FIRST, TWENTY_SIXTH, TWENTY_SEVENTH)
+       FIFTEENTH, SIXTEENTH, SEVENTEENTH, EIGHTEENTH, NINETEENTH, TWENTIETH, TWENTY_FIRST, TWENTY_SIXTH, TWENTY_SEVENTH, TWENTY_FIFTH)
 NAMES = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
          "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
-         "twentieth", "twenty-first", "twenty-sixth", "twenty-seventh"]
+         "twentieth", "twenty-first", "twenty-sixth", "twenty-seventh", "twenty-fifth"]
 SETS = pytest.mark.parametrize("dev", ALL, ids=NAMES)
 
 FREQUENT = ("PATIENT", "DOCTOR", "PROFESSION", "HOSPITAL", "ORGANIZATION", "CITY", "AGE", "DATE", "PHONE")
