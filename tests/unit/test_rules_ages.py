@@ -191,3 +191,18 @@ def test_ages_at_a_clause_end_and_at_events_of_a_history(text: str, age: str) ->
 )
 def test_item_numbers_and_clock_positions_are_no_ages(text: str) -> None:
     assert ages(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Her uncle Tomasz is eighty-seven and still drives.", {"eighty-seven"}),
+        ("\"She's ninety-one, lives with her son.\"", {"ninety-one"}),
+        ("His sister Philippa, seventy, helps on weekends.", {"seventy"}),
+        # A measure or a score after an ordinary word, or a spelled number under twenty, is no age.
+        ("Score was twenty-one today. Total is thirty.", set()),
+        ("Marguerite is six and a half feet from the door.", set()),
+    ],
+)
+def test_spelled_out_ages_after_a_name(text: str, expected: set[str]) -> None:
+    assert ages(text) == expected

@@ -12,6 +12,7 @@ import re
 from deid_core.agewords import DECADE_WORDS, TEENS_WORDS, TENS_WORDS, UNITS_WORDS, age_value
 from deid_core.detect.base import Pattern
 from deid_core.detect.rules.context import digit_start, next_word, preceded_by, word_start
+from deid_core.lexicon import load_lexicons
 from schemas import PhiType
 
 _NUMBER_WORDS = (*UNITS_WORDS, *TEENS_WORDS, *TENS_WORDS, "hundred")
@@ -70,6 +71,19 @@ def _explain(text: str, m: re.Match[str]) -> str:
 def _plausible(text: str, m: re.Match[str]) -> bool:
     value = age_value(m.group("age"))
     return value is not None and 0 < value <= _MAX_AGE
+
+
+def _spelled_adult(text: str, m: re.Match[str]) -> bool:
+    """Twenty or more, said of "he"/"she" or of a name (a known one, or no ordinary word: not "Score")."""
+    value = age_value(m.group("age"))
+    if value is None or not 20 <= value <= _MAX_AGE:
+        return False
+    who = m.group("who")
+    if who is None:
+        return True
+    lex = load_lexicons()
+    low = who.lower()
+    return low in lex.first_names or not lex.is_word(low)
 
 
 def _valid_age_cue(text: str, m: re.Match[str]) -> bool:
@@ -147,7 +161,7 @@ def age_patterns() -> list[Pattern]:
         # name) set off by a comma, then the age alone before a comma or the end of a clause.
         Pattern(
             "age_relative_commas",
-            rf"{word_start(_RELATIVES)}(?:\s+[A-Z][a-z'\-]+){{0,2}}\s*,\s*(?P<age>{_DIGITS_AGE})(?=[,;)]|\.(?!\d)|\s*$)",
+            rf"{word_start(_RELATIVES)}(?:\s+[A-Z][a-z'\-]+){{0,2}}\s*,\s*(?P<age>{_DIGITS_AGE}|{_WORD_NUMBER})(?=[,;)]|\.(?!\d)|\s*$)",
             a, score=0.75, group="age", flags=0, validate=_plausible, explain=_explain,
         ),
         # "I will be 70 on Easter Sunday", "she'll be 90 next month": the age a person is about to reach,
@@ -174,6 +188,16 @@ def age_patterns() -> list[Pattern]:
             rf"|(?<![\w'\u2019])I(?:\s+am|['\u2019]m))\s+(?:(?i:now|only|just)\s+)?"
             rf"(?P<age>{_DIGITS_AGE}|{_WORD_NUMBER})(?=\s*(?:[.,;)]|$|\s(?i:and|but|with|now|today)\b))",
             a, score=0.75, group="age", flags=0, validate=_plausible, explain=_explain,
+        ),
+        # "My brother Ze is ninety and", "He's ninety-two, lives alone", "Nora Keane is ninety": a spelled-out
+        # age of twenty or more after a name or a contracted "he's"/"she's" (digits there are more often a
+        # measure: "Pain is 6.").
+        Pattern(
+            "age_name_is_words",
+            rf"(?:(?<![\w.])(?P<who>[A-Z][^\W\d_]+)(?:[ \t]+[A-Z][^\W\d_'\-]+)?[ \t]+(?i:is|was)|{word_start(('he', 'she'))}['\u2019]s)"
+            rf"[ \t]+(?:(?i:now|only|just|about|almost|nearly)[ \t]+)?(?P<age>{_WORD_NUMBER})"
+            rf"(?=\s*(?:[.,;)!]|$|\s(?i:and|but|with|now|today|next|this|years?)\b))",
+            a, score=0.7, group="age", flags=0, validate=_spelled_adult, explain=_explain,
         ),
         # "ovarian ca at 52", "diagnosed at age 38", "died at 70", "died 2009 at 51": the age at an event of
         # a person's history.
