@@ -697,3 +697,21 @@ def test_cue_words_that_yaml_reads_as_booleans_are_words() -> None:
 def test_a_professions_noun_phrase_ends_before_a_preposition(lexicon) -> None:
     text = "Her father, a ranch hand on the Bar T spread, visits."
     assert ("ranch hand", PhiType.PROFESSION) in {(text[s.start : s.end], s.type) for s in lexicon.detect(EnrichedNote("t", text))}
+
+
+def test_transcript_speakers_are_people_and_logins(lexicon) -> None:
+    text = (
+        "21:14  Rocky:  my chest feels tight\n"
+        "21:14  Ifeoma: Hi Rocky, I'm the nurse.\n"
+        "21:15  Rocky:  since dinner\n"
+        "21:16  Ifeoma: Any arm pain?\n"
+        "07:10 qvaldez: remote into PEM3\n"
+        "07:14 qvaldez: printed test band\n"
+        "08:00  Plan: continue\n"
+        "08:20  premeds: methylprednisolone 40\n"
+    )
+    got = found(lexicon, text)
+    assert {("Rocky", "PATIENT"), ("Ifeoma", "PATIENT"), ("qvaldez", "USERNAME")} <= got
+    rocky = [s for s in lexicon.detect(EnrichedNote("n", text)) if text[s.start : s.end] == "Rocky"]
+    assert len(rocky) == 3  # both turns and the greeting
+    assert not {v for v, _ in got if v in {"Plan", "premeds"}}

@@ -1,5 +1,5 @@
-"""The ``lexicon`` detector: people, places, organisations and professions found from cue words and
-the shared lexicons (``deid_core.lexicon``), for the PHI that neither the header nor the rules know.
+"""The ``lexicon`` detector: people, places, organisations, professions and transcript speakers found
+from cue words and the shared lexicons (``deid_core.lexicon``), for the PHI that neither the header nor the rules know.
 
 Its spans carry the source ``lexicon``, which the merger ranks below the tagger: where both found the
 same words, the tagger's type wins; where only the lexicon did, the words are still covered (union).
@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from deid_core.detect.lexical.people import PeopleDetector
 from deid_core.detect.lexical.places import PlacesDetector
 from deid_core.detect.lexical.professions import ProfessionDetector
+from deid_core.detect.lexical.speakers import SpeakerDetector
 from deid_core.detect.lexical.tokens import TokenView
 from deid_core.lexicon import Lexicons, load_lexicons
 from schemas import EnrichedNote, Span
@@ -24,19 +25,23 @@ class LexiconDetector:
     people: PeopleDetector
     places: PlacesDetector
     professions: ProfessionDetector
+    speakers: SpeakerDetector
     name: str = SOURCE
 
     def detect(self, note: EnrichedNote) -> list[Span]:
         if not note.text:
             return []
-        view = TokenView(note.text)  # tokenised once for the three
-        spans = [*self.people.spans(view), *self.places.spans(view), *self.professions.spans(view)]
+        view = TokenView(note.text)  # tokenised once for the three that read tokens
+        spans = [
+            *self.people.spans(view), *self.places.spans(view), *self.professions.spans(view),
+            *self.speakers.spans(note.text),
+        ]
         return sorted(spans, key=lambda s: (s.start, s.end, s.type.value))
 
 
 def build_lexicon_detector(lexicons: Lexicons | None = None) -> LexiconDetector:
     lex = load_lexicons() if lexicons is None else lexicons
-    return LexiconDetector(PeopleDetector(lex), PlacesDetector(lex), ProfessionDetector(lex))
+    return LexiconDetector(PeopleDetector(lex), PlacesDetector(lex), ProfessionDetector(lex), SpeakerDetector(lex))
 
 
 __all__ = ["SOURCE", "LexiconDetector", "build_lexicon_detector"]
