@@ -703,7 +703,7 @@ def test_transcript_speakers_are_people_and_logins(lexicon) -> None:
     text = (
         "21:14  Rocky:  my chest feels tight\n"
         "21:14  Ifeoma: Hi Rocky, I'm the nurse.\n"
-        "21:15  Rocky:  since dinner\n"
+        "02/12 21:15  Rocky:  since dinner\n"
         "21:16  Ifeoma: Any arm pain?\n"
         "07:10 qvaldez: remote into PEM3\n"
         "07:14 qvaldez: printed test band\n"

@@ -1,6 +1,6 @@
-"""Speakers of a chat, text-message or call transcript: the name after a line's timestamp and before a
-colon (``21:14  Rocky:  hey is this a real nurse``, ``[07:02] Ty: 719 ms G``, ``07:10 twrenfield: remote
-into PEM3``).
+"""Speakers of a chat, text-message or call transcript: the name after a line's timestamp (a date may
+come first) and before a colon (``21:14  Rocky:  hey is this a real nurse``, ``02/12 21:19  Rocky: u
+around?``, ``[07:02] Ty: 719 ms G``, ``07:10 twrenfield: remote into PEM3``).
 
 A capitalised label is a person when the name lists know it as a first name, or when the dictionary
 does not know it as a word and it speaks twice or more (a surname that is a word, ``Pain``, is a
@@ -22,7 +22,8 @@ from schemas import PhiType, Span
 SOURCE = "lexicon"
 _SCORE = 0.7
 _TIME = r"(?:\[\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AaPp][Mm])?\]|\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AaPp][Mm])?)"
-_LABEL = re.compile(rf"(?m)^[ \t]*{_TIME}[ \t]+(?P<n>[A-Z][a-z'’\-]+|[a-z][a-z0-9._]{{2,}})[ \t]*:(?=[ \t])")
+_DATE = r"(?:\d{1,2}/\d{1,2}(?:/\d{2,4})?[ \t]+|\d{4}-\d{2}-\d{2}[ \t]+)?"  # "02/12 21:14  Rocky:"
+_LABEL = re.compile(rf"(?m)^[ \t]*{_DATE}{_TIME}[ \t]+(?P<n>[A-Z][a-z'’\-]+|[a-z][a-z0-9._]{{2,}})[ \t]*:(?=[ \t])")
 
 
 class SpeakerDetector:
