@@ -9,7 +9,7 @@ spreads a whole input over forked worker processes, for the CLI.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from deid_core.detect.base import Detector
@@ -55,9 +55,11 @@ class DetectionPipeline:
         return self.combine(note, self.detect_local(note), ())
 
     def combine(self, note: EnrichedNote, local: Sequence[Span], tagged: Sequence[Span]) -> list[Span]:
-        """The note's final spans from its local detectors' and the tagger's: hygiene, type vote, merge."""
+        """The note's final spans from its local detectors' and the tagger's: hygiene, type vote, merge,
+        and no whitespace at a span's edges (a merge remainder such as ``"Finn "`` before a rule's age
+        would take the space into its surrogate: ``"Ophthalmology7"``)."""
         clean = self.hygiene.clean(note.text, [*local, *tagged])
-        return self.merger.merge(self.type_vote.vote(note.text, clean), note.text)
+        return _without_edge_space(note.text, self.merger.merge(self.type_vote.vote(note.text, clean), note.text))
 
     def _merge_all(self, notes: Sequence[EnrichedNote], local: Sequence[list[Span]], tagged: Sequence[list[Span]]) -> list[list[Span]]:
         return [self.combine(note, found, extra) for note, found, extra in zip(notes, local, tagged, strict=True)]
@@ -111,3 +113,16 @@ class DeidPipeline:
     async def run_batch(self, notes: Sequence[EnrichedNote]) -> list[DeidentifiedNote]:
         spans = await self.detection.detect_batch(notes)
         return [await self.surrogator.deidentify(note, s) for note, s in zip(notes, spans, strict=True)]
+
+
+def _without_edge_space(text: str, spans: list[Span]) -> list[Span]:
+    out = []
+    for s in spans:
+        value = text[s.start : s.end]
+        core = value.strip()
+        if core == value:
+            out.append(s)
+        elif core:  # whitespace is never PHI; a span of nothing else would be no span at all
+            start = s.start + (len(value) - len(value.lstrip()))
+            out.append(replace(s, start=start, end=start + len(core)))
+    return out

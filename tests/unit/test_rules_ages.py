@@ -206,3 +206,19 @@ def test_item_numbers_and_clock_positions_are_no_ages(text: str) -> None:
 )
 def test_spelled_out_ages_after_a_name(text: str, expected: set[str]) -> None:
     assert ages(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Kids: Yasmin (14), Omid (11), and baby Tala (8 mo).", {"14", "11", "8"}),
+        ("Married; daughters Efua (7) and Nkechi (3).", {"7", "3"}),
+        ("G2P1 (first child Mphatso, 3 yrs, well)", {"3"}),
+        ("Siblings Ayaan 12, Mahad 8 - separate reviews.", {"12", "8"}),
+        # A ward, a bay or a first name that is a word before a number is no person's age.
+        ("Ward (4) and Bay 7; Will (2) see. Keppra (2) with his son.", set()),
+        ("Seen at Sunnybank Children's Hospital, Marigold 6, family conference.", set()),
+    ],
+)
+def test_ages_after_first_names(text: str, expected: set[str]) -> None:
+    assert ages(text) == expected

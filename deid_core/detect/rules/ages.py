@@ -116,6 +116,33 @@ def _after_age_list(text: str, m: re.Match[str]) -> bool:
     return _plausible(text, m) and _AGE_LIST_BEFORE.search(text, max(0, m.start() - 40), m.start()) is not None
 
 
+# A household or family list's opening word: the "Name N" items after it on its line are ages ("Siblings
+# Ayaan 12, Mahad 8", "grandkids Finn 7, Orla 4").
+_CHILDREN = ("siblings", "sibs", "kids", "children", "grandkids", "grandchildren", "sons", "daughters",
+             "brothers", "sisters", "twins", "household")  # fmt: skip
+_CHILDREN_BEFORE = re.compile(rf"\b(?i:{'|'.join(_CHILDREN)})\b(?!['’]s)[^\n]*$")  # not "Children's Hospital"
+_FAMILY_BEFORE = re.compile(rf"\b(?i:{'|'.join((*_CHILDREN, *_RELATIVES))})s?\b")
+
+
+def _first_name_before(text: str, m: re.Match[str]) -> bool:
+    """The word before the age is a person's: a known first name that is no ordinary word (``Yasmin
+    (14)``; not ``Ward (4)``, ``Will (2)``), or a word no list knows with a relative or a family list
+    shortly before (``daughters Efua (7) and Ama (20 months)``, ``first child Mphatso, 3 yrs``)."""
+    if not _plausible(text, m):
+        return False
+    lex = load_lexicons()
+    low = m.group("who").lower()
+    cues = lex.cues
+    if low in cues["clinical_abbreviations"] or low in cues["function_words"] or lex.is_word(low):
+        return False
+    return low in lex.first_names or _FAMILY_BEFORE.search(text, max(0, m.start() - 60), m.start()) is not None
+
+
+def _listed_child(text: str, m: re.Match[str]) -> bool:
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    return _first_name_before(text, m) and _CHILDREN_BEFORE.search(text, line_start, m.start()) is not None
+
+
 def age_patterns() -> list[Pattern]:
     a = PhiType.AGE
     return [
@@ -230,6 +257,25 @@ def age_patterns() -> list[Pattern]:
             r"\((?:\s*[\"“][^\"”()\n]{1,25}[\"”]\s*,)?\s*(?P<age>\d{1,3})(?:\s*(?i:mo|mos|months?|yo|y/o))?\s*\)",
             a, score=0.75, group="age", flags=0, validate=_not_an_item_number, explain=_explain,
             context=_RELATIVES, context_required=True, context_window=40, gate=("(",),
+        ),
+        # "daughters Efua (7) and Ama (20 months)", "Priya (44, spouse)", "first child Mphatso, 3 yrs": an age
+        # right after a known first name, in parentheses or set off by a comma with its unit.
+        Pattern(
+            "age_after_first_name",
+            r"(?<![\w'’\-])(?P<who>[A-Z][a-z'’\-]+)[ \t]*\([ \t]*(?P<age>\d{1,3})"
+            r"(?:[ \t]*(?i:mo|mos|months?|yrs?|years?|yo|y/o))?[ \t]*[),]",
+            a, score=0.7, group="age", flags=0, validate=_first_name_before, explain=_explain, gate=("(",),
+        ),
+        Pattern(
+            "age_after_first_name_comma",
+            r"(?<![\w'’\-])(?P<who>[A-Z][a-z'’\-]+)[ \t]*,[ \t]*(?P<age>\d{1,3})[ \t]*(?i:yrs?|years?|yo|y/o|mo|mos|months?)\b",
+            a, score=0.7, group="age", flags=0, validate=_first_name_before, explain=_explain, gate=(",",),
+        ),
+        # "Siblings Ayaan 12, Mahad 8 - separate", "grandkids' voices (Finn 7, Orla 4)": a family list's items.
+        Pattern(
+            "age_listed_child",
+            r"(?<![\w'’\-])(?P<who>[A-Z][a-z'’\-]+)[ \t]+(?P<age>\d{1,2})(?=[ \t]*(?:[,;)]|[ \t]-[ \t]|\.(?!\d)|$))",
+            a, score=0.7, group="age", flags=re.MULTILINE, validate=_listed_child, explain=_explain,
         ),
         Pattern(
             "age_decade",
