@@ -172,6 +172,9 @@ def test_no_occupation_from_a_head_without_its_phrase(lexicon, text: str) -> Non
         ("Dad works as a caretaker at the marina.", "caretaker"),
         ("Formerly a Coast Guard corpsman.", "Coast Guard corpsman"),
         ("mom is an airport baggage screener", "airport baggage screener"),
+        ("Can I come in today? I'm a fourth-grade teacher at the academy.", "fourth-grade teacher"),
+        ("JOB TITLE: grain elevator operator (days)", "grain elevator operator"),
+        ("Her niece Odile, a CNA at a rehab.", "CNA"),
     ],
 )
 def test_occupations_the_list_lacks(lexicon, text: str, value: str) -> None:

@@ -28,6 +28,8 @@ _SKIP = frozenset({"a", "an", "the", "part-time", "full-time", "retired", "forme
 # Words right before an occupation's modifiers that say it is someone's job ("retired paper machine tender").
 _STRONG_LEADS = frozenset({"retired", "former", "formerly", "self-employed"})
 _MAX_MODIFIERS = 3
+# Field labels whose value is an occupation ("Occupation: ...", "Job title: ...").
+_JOB_LABELS = frozenset({"occupation", "job", "title", "profession", "employment", "work"})
 # A person's age as an adjective right before an occupation ("a 54-year-old middle-school band director"),
 # tokenised "54", "-", "year-old".
 _AGED = frozenset({"year-old", "years-old", "yr-old", "yo"})
@@ -37,9 +39,10 @@ _AGENT_ENDINGS = ("er", "or", "ist", "ian", "man", "eer", "smith", "wright")
 
 
 def _weak_cue(low: str) -> bool:
-    """``is``, ``was``, ``as``, ``am``, or a word with ``'s`` before an article (``he's a``, ``dad's a``): a
-    possessive is never followed by "a", so there the ending is "is"."""
-    return low in _WEAK_CUES or low.endswith(("'s", "\u2019s"))
+    """``is``, ``was``, ``as``, ``am``, or a word with ``'s``, ``'m`` or ``'re`` before an article (``he's
+    a``, ``dad's a``, ``I'm a``, ``you're a``): a possessive is never followed by "a", so there the ending
+    is "is"."""
+    return low in _WEAK_CUES or low.endswith(("'s", "\u2019s", "'m", "\u2019m", "'re", "\u2019re"))
 
 
 def _aged(lows: list[str], j: int) -> bool:
@@ -133,6 +136,8 @@ class ProfessionDetector:
                 cued = _weak_cue(prev) or prev in {",", "("} or any(
                     w in _CUES for w in lows[max(0, j - 1 - _LOOKBACK) : j - 1]
                 )
+            elif lead == ":" and j >= 2 and lows[j - 2] in _JOB_LABELS:
+                cued = True  # "JOB TITLE: warehouse order selector", "Occupation: sheep shearer"
             else:
                 cued = ((lead in _STRONG_LEADS or _aged(lows, j)) and _close(view, j - 1)) or _after_age(lows, j)
             if cued:
