@@ -18,6 +18,7 @@ def doctors(text: str) -> set[str]:
     ("text", "expected"),
     [
         ("Odessa Vrana, DPM    OV/kt\n", {"OV", "kt"}),
+        ("Hollis Brand, PhD  /  wq:ze\n", {"wq", "ze"}),
         ("Yours sincerely,\nTomas Rees, MD\nTHR/lq   dictated 4/2/26", {"THR", "lq"}),
         ("Call the nurse line with questions.\n-- GW/pd\nEnclosures: 2", {"GW", "pd"}),
         ("Endocrinology follow-up, signed   LMB/rs", {"LMB", "rs"}),

@@ -1,8 +1,8 @@
 """Staff initials and short staff names that the tagger misses: typist initials ending a line, initials
 before a credential, and lower-case initials or names right after a staff role word.
 
-* **Author/typist initials at a line's end** (``...DPM   RO/mt``, ``prescriber 3/11. DW / OF``): both
-  halves are staff; after a column gap or a sentence's end. ``signoff_dictation`` takes them alone on
+* **Author/typist initials at a line's end** (``...DPM   RO/mt``, ``prescriber 3/11. DW / OF``,
+  ``Ph.D.  /  rs:cy``): both halves are staff; after a column gap, a sentence's end or a slash. ``signoff_dictation`` takes them alone on
   their line.
 * **A dictation mark opening a line** (``OBS/mk   dictated 2/3/26``, ``-- IF/bk``): the author's capitals
   and the typist's lower case, alone on the line or before a gap or the dictation's word.
@@ -156,14 +156,14 @@ def staff_initial_patterns() -> list[Pattern]:
     return [
         Pattern(
             "staff_typist_line_end",
-            r"(?m)(?:[ \t]{2,}|\t|[.;][ \t]+)(?P<a>[A-Za-z]{2,4})[ \t]*/[ \t]*(?P<b>[A-Za-z]{2,4})\.?[ \t]*$",
+            r"(?m)(?:[ \t]{2,}|\t|[.;/][ \t]+)(?P<a>[A-Za-z]{2,4})(?:[ \t]*/[ \t]*|:)(?P<b>[A-Za-z]{2,4})\.?[ \t]*$",
             PhiType.DOCTOR,
             score=_SCORE,
             group="a",
             flags=0,
             validate=_typist_pair,
             extra_groups=(("b", PhiType.DOCTOR),),
-            gate=("/",),
+            gate=("/", ":"),
         ),
         Pattern(
             "staff_typist_line_start",
