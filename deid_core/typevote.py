@@ -26,7 +26,9 @@ country whose whole text is a US state's name and no country's is a STATE (``mov
 COUNTRY), and one that is a country's name and no state's is a COUNTRY; a name that is both
 (``Georgia``) keeps the tagger's type. The same holds for a tagger person whose whole text is a state's
 or a country's name and no first name or surname (``Knoxville, Tennessee`` in a signature: Tennessee was
-a DOCTOR). A state's surrogate is then a state, and a policy that keeps states keeps it.
+a DOCTOR). A state's surrogate is then a state, and a policy that keeps states keeps it. A tagger country
+that is a gazetteer's city and no country's or state's name is a CITY (``moved to Mesa``): a policy that
+keeps countries must not keep a town.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ class TypeVote:
     country_names: frozenset[str]
     first_names: frozenset[str] = frozenset()
     surnames: frozenset[str] = frozenset()
+    city_names: frozenset[str] = frozenset()
 
     def vote(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """``spans`` with tagger place types replaced by the lexicon's person type where the vote says so."""
@@ -83,6 +86,8 @@ class TypeVote:
             return replace(span, type=PhiType.STATE)
         if country and not state and span.type is not PhiType.COUNTRY:
             return replace(span, type=PhiType.COUNTRY)
+        if span.type is PhiType.COUNTRY and not country and not state and name in self.city_names:
+            return replace(span, type=PhiType.CITY)  # "Mesa", "Cedar Rapids": a policy keeping countries keeps no town
         return span
 
     def _voted(self, text: str, span: Span, persons: Sequence[Span]) -> Span:
@@ -111,5 +116,5 @@ def build_type_vote(lexicons: Lexicons | None = None) -> TypeVote:
     heads = {w for key in ("facility_heads", "organization_heads", "ward_tails") for w in cues[key] if " " not in w}
     return TypeVote(
         cues["place_first_words"], frozenset(heads | cues["place_last_words"]),
-        frozenset(lex.us_states.values()), lex.countries, lex.first_names, lex.surnames,
+        frozenset(lex.us_states.values()), lex.countries, lex.first_names, lex.surnames, lex.cities,
     )

@@ -76,6 +76,8 @@ def test_phrases_that_say_place_or_firm_keep_the_tagger_type(phrase: str) -> Non
         ("Lives in Springfield.", "Springfield", PhiType.CITY, PhiType.CITY),
         ("She moved from Ohio in 2010.", "Ohio", PhiType.PATIENT, PhiType.STATE),  # a person that is only a state
         ("Dr. Georgia Banks called.", "Georgia", PhiType.DOCTOR, PhiType.DOCTOR),  # a first name too
+        ("Her brother, a welder in Cedar Rapids, helps.", "Cedar Rapids", PhiType.COUNTRY, PhiType.CITY),  # a town
+        ("Emigrated from Lebanon in 1990.", "Lebanon", PhiType.COUNTRY, PhiType.COUNTRY),  # a town and a country
     ],
 )
 def test_region_types_follow_the_gazetteer(text: str, name: str, tagged: PhiType, expected: PhiType) -> None:
