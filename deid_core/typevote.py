@@ -27,8 +27,9 @@ COUNTRY), and one that is a country's name and no state's is a COUNTRY; a name t
 (``Georgia``) keeps the tagger's type. The same holds for a tagger person whose whole text is a state's
 or a country's name and no first name or surname (``Knoxville, Tennessee`` in a signature: Tennessee was
 a DOCTOR). A state's surrogate is then a state, and a policy that keeps states keeps it. A tagger country
-that is a gazetteer's city and no country's or state's name is a CITY (``moved to Mesa``): a policy that
-keeps countries must not keep a town.
+or person that is a gazetteer's city and no country's or state's name (for a person, no first name or
+surname either) is a CITY (``moved to Mesa``, ``flew in from Accra``): a policy that keeps countries must
+not keep a town, and a town's surrogate is a town.
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ class TypeVote:
             return replace(span, type=PhiType.STATE)
         if country and not state and span.type is not PhiType.COUNTRY:
             return replace(span, type=PhiType.COUNTRY)
-        if span.type is PhiType.COUNTRY and not country and not state and name in self.city_names:
+        if span.type in PERSON_TYPES | {PhiType.COUNTRY} and not country and not state and name in self.city_names:
             return replace(span, type=PhiType.CITY)  # "Mesa", "Cedar Rapids": a policy keeping countries keeps no town
         return span
 

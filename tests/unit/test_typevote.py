@@ -78,6 +78,7 @@ def test_phrases_that_say_place_or_firm_keep_the_tagger_type(phrase: str) -> Non
         ("Dr. Georgia Banks called.", "Georgia", PhiType.DOCTOR, PhiType.DOCTOR),  # a first name too
         ("Her brother, a welder in Cedar Rapids, helps.", "Cedar Rapids", PhiType.COUNTRY, PhiType.CITY),  # a town
         ("Emigrated from Lebanon in 1990.", "Lebanon", PhiType.COUNTRY, PhiType.COUNTRY),  # a town and a country
+        ("Mother flying in from Kumasi.", "Kumasi", PhiType.PATIENT, PhiType.CITY),  # a person that is only a town
     ],
 )
 def test_region_types_follow_the_gazetteer(text: str, name: str, tagged: PhiType, expected: PhiType) -> None:
