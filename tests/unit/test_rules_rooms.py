@@ -55,3 +55,21 @@ def test_rooms(text: str, room: str) -> None:
 def test_no_rooms(text: str) -> None:
     found = rooms(text)
     assert not found or found <= {"B-2"}, found
+
+
+@pytest.mark.parametrize(
+    ("text", "room"),
+    [
+        ("Handoff: sickest is 814-B, mr oyelaran, DKA.", "814-B"),
+        ("Dc #2 6120 Kowalczyk to rehab.", "6120"),
+        ("fall overnight 6118 (Garcia), no injury", "6118"),
+    ],
+)
+def test_a_handoffs_room_before_its_patient(text: str, room: str) -> None:
+    assert room in rooms(text)
+
+
+@pytest.mark.parametrize("text", ["in 2019 Kowalski moved", "Labs 1230 Garcia called", "0830 Mr. Lund up"])
+def test_no_room_from_a_year_or_a_time_before_a_name(text: str) -> None:
+    assert not rooms(text)
+

@@ -72,6 +72,21 @@ def _not_a_count(text: str, m: re.Match[str]) -> bool:
     return not _count_after(text, m.end())
 
 
+def _room_before_patient(text: str, m: re.Match[str]) -> bool:
+    room = m.group("room")
+    digits = room.rstrip("-ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    if len(digits) == 4 and 1900 <= int(digits) <= 2099:
+        return False  # "in 2019 Kowalski moved": a year
+    if digits == room and int(digits[:-2]) <= 23 and int(digits[-2:]) <= 59:
+        return False  # "1230 Garcia called", "830 Mr. Lund up": a log's time
+    sur = m.group("sur")
+    if sur is None:
+        return True  # a title follows: "712-A, mr ezekwesili"
+    lex = load_lexicons()
+    low = sur.lower()
+    return low in lex.surnames and not lex.is_word(low)
+
+
 def room_patterns() -> list[Pattern]:
     heads = "|".join(h.capitalize() for h in sorted(_cues()[0]))
     numbered = sorted(load_lexicons().cues["numbered_room_heads"])
@@ -108,6 +123,19 @@ def room_patterns() -> list[Pattern]:
             flags=0,
             validate=_not_a_count,
             gate=tuple(numbered),
+        ),
+        Pattern(
+            "room_before_patient",
+            # A handoff's "712-A, mr ezekwesili", "5112 Kowalczyk going to", "fall yesterday 5118 (Tennyson)":
+            # a room's three or four digits right before its patient, a title and a name or a listed
+            # surname in capitals or parentheses. Years (1900-2099) are left alone.
+            r"(?<![\w\-/.:#$])(?P<room>\d{3,4}(?:-?[A-Z])?)(?=,?[ \t]+(?:\(?(?P<sur>[A-Z][a-z'’\-]+)\)?"
+            r"|(?i:mr|mrs|ms|miss)\.?[ \t]+[A-Za-z]))",
+            PhiType.ROOM,
+            score=0.6,
+            group="room",
+            flags=0,
+            validate=_room_before_patient,
         ),
         Pattern(
             "room_lettered_bed",
