@@ -115,6 +115,8 @@ def test_invalid_calendar_values_rejected() -> None:
         ("Home care SN/PT, start 3/10.", "3/10"),
         ("No allergies. LMP 1/10, urine hCG negative.", "1/10"),  # an obstetric date
         ("Lipid panel 02/10; LDL goal < 55.", "02/10"),  # a leading zero: no score is written so
+        ("Family meeting 3/12 with the daughters.", "3/12"),  # a meeting or a call and its day
+        ("Appt 4/2 moved to the afternoon.", "4/2"),
     ],
 )
 def test_cued_single_digit_partial_dates(text: str, expected: str) -> None:

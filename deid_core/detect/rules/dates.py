@@ -78,6 +78,10 @@ DATE_CUES = frozenset(
         "cultures", "infusion", "bm", "start", "changed", "fixed", "repaired", "panel",
         # obstetric dates: last menstrual period, estimated due date ("LMP 1/10", "EDD 10/17")
         "lmp", "edd", "edc",
+        # a meeting or a call and its day ("family meeting 3/10", "appt 4/2"), a lab followed by its
+        # next day ("next inr 3/18", "CBC 2/4")
+        "meeting", "appt", "appointment", "conference", "call", "inr", "bmp", "cmp", "cbc", "a1c", "tsh", "lab",
+        "draw", "f/u", "fu", "followup", "follow-up",
     }
 )
 _YEAR_CUES = frozenset(
