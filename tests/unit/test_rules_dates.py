@@ -167,3 +167,16 @@ def test_pain_scores_after_a_date_cue_stay_scores(text: str) -> None:
 )
 def test_procedure_nouns_date_a_fraction(text: str, expected: str) -> None:
     assert expected in dates(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Weight down 2 kg since Mardi Gras.", {"Mardi Gras"}),
+        ("Home by Valentine's, she hopes; Valentine's Day party.", {"Valentine's", "Valentine's Day"}),
+        ("Visiting family until Eid al-Fitr and Vaisakhi.", {"Eid al-Fitr", "Vaisakhi"}),
+        ("Valentine's mother called.", set()),  # a person's possessive
+    ],
+)
+def test_more_holidays(text: str, expected: set[str]) -> None:
+    assert set(dates(text)) == expected
