@@ -107,7 +107,9 @@ _HOLIDAYS = (
     r"veterans['\u2019]? day", r"columbus day", r"presidents['\u2019]? day", r"martin luther king(?: jr\.?)? day",
     r"mlk day", r"st\.? patrick['\u2019]?s day", r"black friday", "hanukkah", "chanukah", "passover",
     r"yom kippur", r"rosh hashanah", "ramadan", "diwali", "kwanzaa", "juneteenth", r"boxing day",
-    r"valentine['\u2019]?s(?: day|(?![ \t]+(?-i:[a-z])))", r"mardi gras",  # not "Valentine's mother": a person's r"bastille day", r"eid(?: al-(?:fitr|adha))?", "t\u1ebft",
+    # "Valentine's" alone is the day unless a lower-case noun follows ("Valentine's mother": a person's)
+    r"valentine['\u2019]?s(?: day|(?![ \t]+(?-i:[a-z])))", r"mardi gras", r"bastille day",
+    r"eid(?: al-(?:fitr|adha))?", "t\u1ebft",
     r"lunar new year", r"chinese new year", "vaisakhi", r"cinco de mayo",
 )
 _HOLIDAY_GATE = (
