@@ -104,3 +104,15 @@ def test_vin_without_cue_needs_check_digit() -> None:
 
 def test_an_id_on_the_line_after_its_cue() -> None:
     assert ("88231745", T.HEALTHPLAN) in found("Policy:\n88231745")
+
+
+def test_a_rosters_first_column_of_codes() -> None:
+    text = "| ID | date |\n| R-201 | 01/07/26 |\n| R-202 | 01/09/26 |\n| R-207 | 01/14/26 |\n"
+    spans = build_rule_detector().detect(EnrichedNote("t", text))
+    assert {text[s.start : s.end] for s in spans if s.type is PhiType.IDNUM} == {"R-201", "R-202", "R-207"}
+
+
+def test_billing_codes_and_short_row_labels_are_no_roster() -> None:
+    text = "| A0427 | ALS1 |\n| A0433 | ALS2 |\n| A0425 | miles |\n| C-01 | x |\n| C-02 | y |\n| C-03 | z |\n"
+    spans = build_rule_detector().detect(EnrichedNote("t", text))
+    assert not [s for s in spans if s.type is PhiType.IDNUM]

@@ -146,8 +146,24 @@ def _valid_vin(text: str, m: re.Match[str]) -> bool:
     return vin_valid(m.group(0))
 
 
+# A table's first cell holding a letter code and three digits or more ("| S-041 | 01/07/26 |"): a roster's
+# or a screening log's identifiers when three rows or more share the letters.
+_ROW_CODE = re.compile(r"(?m)^[ \t]*\|[ \t]*(?P<id>(?P<letters>[A-Z]{1,4})-?\d{3,6})[ \t]*\|")
+_BILLING_CODE = re.compile(r"[A-Z]\d{4}")  # HCPCS ("A0427"): a service's code, no person's
+
+
+def _roster_code(text: str, m: re.Match[str]) -> bool:
+    if _BILLING_CODE.fullmatch(m.group("id")):
+        return False
+    letters = m.group("letters")
+    rows = {r.group("id") for r in _ROW_CODE.finditer(text) if r.group("letters") == letters}
+    return len(rows) >= 3
+
+
 def id_patterns() -> list[Pattern]:
     return [
+        Pattern("id_roster_column", _ROW_CODE.pattern, PhiType.IDNUM, score=0.7, group="id", flags=0,
+                validate=_roster_code, gate=("|",)),
         Pattern(
             "id_after_cue", _ID_REGEX, PhiType.IDNUM, score=0.85, group="id", flags=0,
             validate=_valid_id, resolve_type=_id_type,
