@@ -109,11 +109,14 @@ TWENTY_FIFTH = DevSet(
 TWENTY_FOURTH = DevSet(
     ROOT / "eval" / "handwritten_dev24", "hwdevx", min_notes=26, min_spans=1400, note_chars=(1000, 3600)
 )
+TWENTY_THIRD = DevSet(
+    ROOT / "eval" / "handwritten_dev23", "hwdevw", min_notes=26, min_spans=1450, note_chars=(1000, 3600)
+)
 ALL = (FIRST, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH, TWELFTH, THIRTEENTH, FOURTEENTH,
-       FIFTEENTH, SIXTEENTH, SEVENTEENTH, EIGHTEENTH, NINETEENTH, TWENTIETH, TWENTY_FIRST, TWENTY_SIXTH, TWENTY_SEVENTH, TWENTY_FIFTH, TWENTY_FOURTH)
+       FIFTEENTH, SIXTEENTH, SEVENTEENTH, EIGHTEENTH, NINETEENTH, TWENTIETH, TWENTY_FIRST, TWENTY_SIXTH, TWENTY_SEVENTH, TWENTY_FIFTH, TWENTY_FOURTH, TWENTY_THIRD)
 NAMES = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
          "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
-         "twentieth", "twenty-first", "twenty-sixth", "twenty-seventh", "twenty-fifth", "twenty-fourth"]
+         "twentieth", "twenty-first", "twenty-sixth", "twenty-seventh", "twenty-fifth", "twenty-fourth", "twenty-third"]
 SETS = pytest.mark.parametrize("dev", ALL, ids=NAMES)
 
 FREQUENT = ("PATIENT", "DOCTOR", "PROFESSION", "HOSPITAL", "ORGANIZATION", "CITY", "AGE", "DATE", "PHONE")
