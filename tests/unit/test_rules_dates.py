@@ -117,6 +117,9 @@ def test_invalid_calendar_values_rejected() -> None:
         ("Lipid panel 02/10; LDL goal < 55.", "02/10"),  # a leading zero: no score is written so
         ("Family meeting 3/12 with the daughters.", "3/12"),  # a meeting or a call and its day
         ("Appt 4/2 moved to the afternoon.", "4/2"),
+        ("Visits 6/2 and 6/9 went well.", "6/2"),
+        ("Stage 2 heel, found 3/2.", "3/2"),
+        ("6/4 New cards delivered\n6/7 Declined lunch\n", "6/4"),  # a log's entries
     ],
 )
 def test_cued_single_digit_partial_dates(text: str, expected: str) -> None:

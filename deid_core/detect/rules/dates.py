@@ -81,7 +81,7 @@ DATE_CUES = frozenset(
         # a meeting or a call and its day ("family meeting 3/10", "appt 4/2"), a lab followed by its
         # next day ("next inr 3/18", "CBC 2/4")
         "meeting", "appt", "appointment", "conference", "call", "inr", "bmp", "cmp", "cbc", "a1c", "tsh", "lab",
-        "draw", "f/u", "fu", "followup", "follow-up",
+        "draw", "f/u", "fu", "followup", "follow-up", "visits", "found",
     }
 )
 _YEAR_CUES = frozenset(
@@ -203,6 +203,17 @@ def _valid_month_year_numeric(text: str, m: re.Match[str]) -> bool:
     return not preceded_by(text, m.start(), NOT_DATE_BEFORE) and not followed_by_unit(text, m.end())
 
 
+_LOG_DATE_LINE = re.compile(r"(?m)^[ \t]*\d{1,2}/\d{1,2}[ \t]+[A-Z]")
+
+
+def _dated_log_line(text: str, pos: int) -> bool:
+    """An m/d opening its line before a capital, in a note where two lines or more open so: a log's
+    entries ("6/4 New bubble cards delivered", "6/7 Declined lunch")."""
+    if not line_start(text, pos) or _LOG_DATE_LINE.match(text, text.rfind("\n", 0, pos) + 1) is None:
+        return False
+    return len(_LOG_DATE_LINE.findall(text)) >= 2
+
+
 def _valid_partial(text: str, m: re.Match[str]) -> bool:
     month_s, day_s = m["m"], m["d"]
     if not plausible_md(int(month_s), int(day_s)):
@@ -212,7 +223,7 @@ def _valid_partial(text: str, m: re.Match[str]) -> bool:
         return False
     if followed_by_unit(text, m.end()) or next_word(text, m.end()) in NOT_DATE_AFTER or _score(text, m):
         return False
-    cued = dose or preceded_by(text, m.start(), DATE_CUES, hops=0)
+    cued = dose or preceded_by(text, m.start(), DATE_CUES, hops=0) or _dated_log_line(text, m.start())
     if len(month_s) == 1 and len(day_s) == 1:
         # "3/4", "2/3", "5/5" are usually fractions or grades; only a date cue makes them dates, or a
         # cued date that it follows in a list ("notes 4/1 and 4/2"), or a date it precedes in one.

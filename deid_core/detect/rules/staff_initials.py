@@ -12,6 +12,8 @@ before a credential, and lower-case initials or names right after a staff role w
   and in lower case no ordinary word.
 * **A dash ending a line** (``pt used unit phone. -gk``, ``1300   --ro``): after a sentence's end or a
   column gap, with the same guards as the note's end.
+* **A dated dash signature** (``-- AW 04/23/2026``, ``-- OF RN  3/12/26``): capitals after a dash opening a
+  line, a credential perhaps, then the date.
 * **Opening a log entry** (``03/02 HV: Ms. Lowry lost her ride``): capitals and a colon after the entry's
   date or time at a line's start.
 * **A table's column of initials** (``| -1 | 1 | gh``): two or three lower-case letters alone in a cell,
@@ -208,6 +210,18 @@ def staff_initial_patterns() -> list[Pattern]:
             group="i",
             flags=0,
             validate=_note_end_initials,
+            gate=("-", "—", "–"),
+        ),
+        Pattern(
+            "staff_initials_dash_dated",
+            # "-- AW 04/23/2026", "-- TEN  4/23/27 17:20", "-- OF RN  3/12/26": a dash opens a line, then
+            # capitals, perhaps a credential, and the signature's date.
+            r"(?m)^[ \t]*(?:-{1,2}|[—–])[ \t]*(?P<i>[A-Z]{2,3})(?:,?[ \t]+[A-Z][A-Za-z\-]{1,6})?[ \t]+\d{1,2}/\d{1,2}/\d{2,4}",
+            PhiType.DOCTOR,
+            score=_SCORE,
+            group="i",
+            flags=0,
+            validate=_capital_group,
             gate=("-", "—", "–"),
         ),
         Pattern(
