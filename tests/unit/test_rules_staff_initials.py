@@ -18,7 +18,7 @@ def doctors(text: str) -> set[str]:
     ("text", "expected"),
     [
         ("Odessa Vrana, DPM    OV/kt\n", {"OV", "kt"}),
-        ("Call with questions.\n\n-- WK 04/23/2026", {"WK"}),
+        ("Call with questions.\n\n-- PZ 04/23/2026", {"PZ"}),
         ("Nurse line 24/7.\n-- GH RN  3/12/26 14:58", {"GH"}),
         ("Hollis Brand, PhD  /  wq:ze\n", {"wq", "ze"}),
         ("Yours sincerely,\nTomas Rees, MD\nTHR/lq   dictated 4/2/26", {"THR", "lq"}),
