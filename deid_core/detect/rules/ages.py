@@ -73,6 +73,10 @@ def _plausible(text: str, m: re.Match[str]) -> bool:
     return value is not None and 0 < value <= _MAX_AGE
 
 
+# What a spelled-out adult's age contains: these regexes run only on notes that have one (most have none).
+_TENS_GATE = (*TENS_WORDS, "hundred")
+
+
 def _spelled_adult(text: str, m: re.Match[str]) -> bool:
     """Twenty or more, said of "he"/"she" or of a name (a known one, or no ordinary word: not "Score")."""
     value = age_value(m.group("age"))
@@ -124,14 +128,20 @@ _CHILDREN_BEFORE = re.compile(rf"\b(?i:{'|'.join(_CHILDREN)})\b(?!['’]s)[^\n]*
 _FAMILY_BEFORE = re.compile(rf"\b(?i:{'|'.join((*_CHILDREN, *_RELATIVES))})s?\b")
 
 
+_WHO = re.compile(r"(?<![\w'’\-])([A-Z][a-z'’\-]+)[ \t]*$")  # the capitalised word right before a match
+
+
 def _first_name_before(text: str, m: re.Match[str]) -> bool:
     """The word before the age is a person's: a known first name that is no ordinary word (``Yasmin
     (14)``; not ``Ward (4)``, ``Will (2)``), or a word no list knows with a relative or a family list
     shortly before (``daughters Efua (7) and Ama (20 months)``, ``first child Mphatso, 3 yrs``)."""
     if not _plausible(text, m):
         return False
+    who = _WHO.search(text, max(0, m.start() - 40), m.start())
+    if who is None:
+        return False
     lex = load_lexicons()
-    low = m.group("who").lower()
+    low = who.group(1).lower()
     cues = lex.cues
     if low in cues["clinical_abbreviations"] or low in cues["function_words"] or lex.is_word(low):
         return False
@@ -188,8 +198,13 @@ def age_patterns() -> list[Pattern]:
         # name) set off by a comma, then the age alone before a comma or the end of a clause.
         Pattern(
             "age_relative_commas",
-            rf"{word_start(_RELATIVES)}(?:\s+[A-Z][a-z'\-]+){{0,2}}\s*,\s*(?P<age>{_DIGITS_AGE}|{_WORD_NUMBER})(?=[,;)]|\.(?!\d)|\s*$)",
+            rf"{word_start(_RELATIVES)}(?:\s+[A-Z][a-z'\-]+){{0,2}}\s*,\s*(?P<age>{_DIGITS_AGE})(?=[,;)]|\.(?!\d)|\s*$)",
             a, score=0.75, group="age", flags=0, validate=_plausible, explain=_explain,
+        ),
+        Pattern(
+            "age_relative_commas_words",  # "daughter Zanele, thirty,": the same, spelled out (twenty or more)
+            rf"{word_start(_RELATIVES)}(?:\s+[A-Z][a-z'\-]+){{0,2}}\s*,\s*(?P<age>{_WORD_NUMBER})(?=[,;)]|\.(?!\d)|\s*$)",
+            a, score=0.75, group="age", flags=0, validate=_plausible, explain=_explain, gate=_TENS_GATE,
         ),
         # "I will be 70 on Easter Sunday", "she'll be 90 next month": the age a person is about to reach,
         # after a person and before a time word or a sentence end (not "will be 10 minutes late").
@@ -224,7 +239,7 @@ def age_patterns() -> list[Pattern]:
             rf"(?:(?<![\w.])(?P<who>[A-Z][^\W\d_]+)(?:[ \t]+[A-Z][^\W\d_'\-]+)?[ \t]+(?i:is|was)|{word_start(('he', 'she'))}['\u2019]s)"
             rf"[ \t]+(?:(?i:now|only|just|about|almost|nearly)[ \t]+)?(?P<age>{_WORD_NUMBER})"
             rf"(?=\s*(?:[.,;)!]|$|\s(?i:and|but|with|now|today|next|this|years?)\b))",
-            a, score=0.7, group="age", flags=0, validate=_spelled_adult, explain=_explain,
+            a, score=0.7, group="age", flags=0, validate=_spelled_adult, explain=_explain, gate=_TENS_GATE,
         ),
         # "ovarian ca at 52", "diagnosed at age 38", "died at 70", "died 2009 at 51": the age at an event of
         # a person's history.
@@ -262,20 +277,20 @@ def age_patterns() -> list[Pattern]:
         # right after a known first name, in parentheses or set off by a comma with its unit.
         Pattern(
             "age_after_first_name",
-            r"(?<![\w'’\-])(?P<who>[A-Z][a-z'’\-]+)[ \t]*\([ \t]*(?P<age>\d{1,3})"
-            r"(?:[ \t]*(?i:mo|mos|months?|yrs?|years?|yo|y/o))?[ \t]*[),]",
+            # The scan keys on the parenthesis after a lower-case letter; the name is read back in _who.
+            r"\((?:(?<=[a-z'’]\()|(?<=[a-z'’][ \t]\())[ \t]*(?P<age>\d{1,3})(?:[ \t]*(?i:mo|mos|months?|yrs?|years?|yo|y/o))?[ \t]*[),]",
             a, score=0.7, group="age", flags=0, validate=_first_name_before, explain=_explain, gate=("(",),
         ),
         Pattern(
             "age_after_first_name_comma",
-            r"(?<![\w'’\-])(?P<who>[A-Z][a-z'’\-]+)[ \t]*,[ \t]*(?P<age>\d{1,3})[ \t]*(?i:yrs?|years?|yo|y/o|mo|mos|months?)\b",
+            r",(?<=[a-z'’],)[ \t]*(?P<age>\d{1,3})[ \t]*(?i:yrs?|years?|yo|y/o|mo|mos|months?)\b",
             a, score=0.7, group="age", flags=0, validate=_first_name_before, explain=_explain, gate=(",",),
         ),
         # "Siblings Ayaan 12, Mahad 8 - separate", "grandkids' voices (Finn 7, Orla 4)": a family list's items.
         Pattern(
             "age_listed_child",
-            r"(?<![\w'’\-])(?P<who>[A-Z][a-z'’\-]+)[ \t]+(?P<age>\d{1,2})(?=[ \t]*(?:[,;)]|[ \t]-[ \t]|\.(?!\d)|$))",
-            a, score=0.7, group="age", flags=re.MULTILINE, validate=_listed_child, explain=_explain,
+            r"(?<=[a-z'’])[ \t]+(?P<age>\d{1,2})(?=[ \t]*(?:[,;)]|[ \t]-[ \t]|\.(?!\d)|$))",
+            a, score=0.7, group="age", flags=re.MULTILINE, validate=_listed_child, explain=_explain, gate=_CHILDREN,
         ),
         Pattern(
             "age_decade",
