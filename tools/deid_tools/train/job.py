@@ -15,6 +15,7 @@ from pathlib import Path
 
 import torch
 
+from deid_core.tagger.recall import recall_bias_of
 from deid_core.tagger.runtime import TaggerRuntime
 from deid_tools.eval.model import GoldDoc
 from deid_tools.train.train import EpochReport, TrainConfig, train
@@ -170,6 +171,17 @@ def _base_data_line(config: JobConfig) -> str:
     )
 
 
+def _decode_line(meta: dict[str, object]) -> str:
+    bias = recall_bias_of(meta)
+    if not bias:
+        return "- Decoding: the model as trained (recall bias 0; `deid_core/tagger/recall.py`)."
+    return (
+        f"- Decoding: recall bias {bias:g} (tagger.json `recall_bias`): every entity tag's score is raised by "
+        f"{bias:g} before the CRF decodes, an operating point chosen on held-out development sets with "
+        "`scripts/recall_bias_sweep.py`; the training curve below is at bias 0, the evaluations at this bias."
+    )
+
+
 def write_model_card(out_dir: Path, meta: dict[str, object], config: JobConfig, reports: Sequence[EpochReport], evals: dict[str, dict[str, object]]) -> None:
     weights = out_dir / "weights.pt"
     threads = config.train.threads or torch.get_num_threads()
@@ -182,6 +194,7 @@ def write_model_card(out_dir: Path, meta: dict[str, object], config: JobConfig, 
         f"{threads} threads; training time {meta['training_seconds']} s over {meta['epochs_run']} epochs "
         "(early stopping on dev strict F1).",
         f"- Weights: {weights.stat().st_size / 1e6:.1f} MB (float16 on disk).",
+        _decode_line(meta),
         _data_line(config),
         f"- Reproduce: `deid train --train-n {config.train_n} --dev-n {config.dev_n} --test-n {config.test_n} "
         f"--corpus-seed {config.corpus_seed} --seed {config.train.seed} --epochs {config.train.epochs}"
