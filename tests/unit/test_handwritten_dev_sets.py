@@ -113,7 +113,7 @@ TWENTY_THIRD = DevSet(
     ROOT / "eval" / "handwritten_dev23", "hwdevw", min_notes=26, min_spans=1450, note_chars=(1000, 3600)
 )
 TWENTY_SECOND = DevSet(
-    ROOT / "eval" / "handwritten_dev22", "hwdevv", min_notes=26, min_spans=1450, note_chars=(1000, 3600), absent=('URL',)
+    ROOT / "eval" / "handwritten_dev22", "hwdevv", min_notes=26, min_spans=1450, note_chars=(1000, 3600), absent=("URL",)
 )
 ALL = (FIRST, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH, TWELFTH, THIRTEENTH, FOURTEENTH,
        FIFTEENTH, SIXTEENTH, SEVENTEENTH, EIGHTEENTH, NINETEENTH, TWENTIETH, TWENTY_FIRST, TWENTY_SIXTH, TWENTY_SEVENTH, TWENTY_FIFTH, TWENTY_FOURTH, TWENTY_THIRD, TWENTY_SECOND)
