@@ -277,7 +277,7 @@ def age_patterns() -> list[Pattern]:
         # right after a known first name, in parentheses or set off by a comma with its unit.
         Pattern(
             "age_after_first_name",
-            # The scan keys on the parenthesis after a lower-case letter; the name is read back in _who.
+            # The scan keys on the parenthesis after a lower-case letter; _first_name_before reads the name back.
             r"\((?:(?<=[a-z'’]\()|(?<=[a-z'’][ \t]\())[ \t]*(?P<age>\d{1,3})(?:[ \t]*(?i:mo|mos|months?|yrs?|years?|yo|y/o))?[ \t]*[),]",
             a, score=0.7, group="age", flags=0, validate=_first_name_before, explain=_explain, gate=("(",),
         ),
