@@ -1,5 +1,6 @@
 """The ``lexicon`` detector: people, places, organisations, professions and transcript speakers found
-from cue words and the shared lexicons (``deid_core.lexicon``), for the PHI that neither the header nor the rules know.
+from cue words and the shared lexicons (``deid_core.lexicon``), for the PHI that neither the header nor
+the rules know.
 
 Its spans carry the source ``lexicon``, which the merger ranks below the tagger: where both found the
 same words, the tagger's type wins; where only the lexicon did, the words are still covered (union).

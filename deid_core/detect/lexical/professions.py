@@ -2,7 +2,9 @@
 
 An occupation word alone is not enough: notes are full of ``nurse`` and ``therapist`` meaning the care
 team. A cue within the few words before it must say it is someone's job (``works as``, ``retired``,
-``former``, ``occupation:``, ``is a``), or ``by trade`` must follow.
+``former``, ``occupation:``, ``is a``), or ``by trade`` must follow. After such a cue a word the list
+lacks is an occupation too when it has an agent noun's ending and names no behaviour or thing
+(``is a commercial diver``; not ``is a former smoker``).
 """
 
 from __future__ import annotations
@@ -120,8 +122,9 @@ class ProfessionDetector:
         """An occupation's head word after one to three words that say which (``a paper mill shift
         supervisor``, ``an ICU nurse``, ``former Army medic``), when the phrase is said of someone: an
         article after ``is``/``was``/``as``/``am``/``he's``, a comma, an opening parenthesis or a job cue,
-        ``retired``/``former`` or an age (``54-year-old``) right before it, or a person's age and a comma
-        (``(54, school principal``)."""
+        ``retired``/``former`` or an age (``54-year-old``) right before it, a person's age and a comma
+        (``(54, school principal``), or a job field's label (``Job title: warehouse order selector``).
+        A head the list lacks (``_agent_nouns``) may stand alone: ``is a caregiver``."""
         toks, lows = view.at, view.lows
         heads = set(view.where(self._heads))
         for i in sorted(heads | set(self._agent_nouns(view))):
@@ -144,9 +147,10 @@ class ProfessionDetector:
                 yield toks[j].start, toks[i].start + len(toks[i].word)
 
     def _agent_nouns(self, view: TokenView) -> Iterator[int]:
-        """Tokens that may name a job the list lacks (``caregiver``, ``shearer``, ``usher``, ``corpsman``):
-        a lower-case word of five letters or more with an agent noun's ending that names no thing, behaviour or role in care (``smoker``, ``passenger``, ``historian``).
-        Only ``_compounds``' cues make one an occupation (``is a``, ``works as a``, ``retired``)."""
+        """Tokens that may name a job the list lacks (``caregiver``, ``shearer``, ``usher``, ``corpsman``): a
+        lower-case word of five letters or more with an agent noun's ending that names no thing, behaviour
+        or role in care (``smoker``, ``passenger``, ``historian``: not_agents and not_occupations). Only
+        ``_compounds``' cues make one an occupation (``is a``, ``works as a``, ``retired``)."""
         for i, low in enumerate(view.lows):
             if len(low) >= 5 and low.endswith(_AGENT_ENDINGS) and low not in self._not_jobs and low.isalpha():
                 if low not in self._heads and low not in self._function and low not in _CUES and view.at[i].is_lower:
