@@ -47,6 +47,8 @@ def words(detector, text: str) -> set[str]:
         # Given names that Webster's also lists, read as names after a relation only.
         ("Retired teacher; son Arjun visits on weekends.", "Arjun", "PATIENT"),
         ("His wife Brit (an accountant) manages the pills.", "Brit", "PATIENT"),
+        # A function word that is a first name, capitalised mid-sentence after a relation.
+        ("Her grandson An (12) interprets.", "An", "PATIENT"),
     ],
 )
 def test_people(lexicon, text: str, name: str, type_: str) -> None:
@@ -67,6 +69,7 @@ def test_people(lexicon, text: str, name: str, type_: str) -> None:
         "History from her nephew: Mood has been low since spring.",
         "Information from his daughter: Short of breath on stairs.",
         "Aria and Brit are words too: no cue, no name.",
+        "Results reviewed with his sister. An MRI is planned; sister An MRI?",
     ],
 )
 def test_no_people_or_places_in_clinical_phrases(lexicon, text: str) -> None:

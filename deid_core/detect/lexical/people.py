@@ -249,19 +249,25 @@ class PeopleDetector:
     def _short_relative(self, view: TokenView, k: int) -> bool:
         """A capitalised word of two or three letters right after a relation is the relative's name
         (``wife Ama (74)``, ``brother Tor died``, ``wife Mere on Totara Lane``) though it is no listed first
-        name, unless it is a clinical abbreviation (``mother Ca``... is read on: ``Ca breast``) or a
+        name, or a function word that is a first name capitalised mid-sentence (``Grandson An (12)``), unless
+        it is a clinical abbreviation (``mother Ca``... is read on: ``Ca breast``) or a
         lower-case word goes on the phrase that is no function word and no verb in -ed or -s."""
         tok = view.at[k]
         low = _bare_low(tok)
         if not tok.is_title or not 2 <= len(low) <= 3 or low in self._abbreviations:
             return False
-        if self._never_a_name(low) or low in self._titles:
+        if low in self._titles:
             return False
+        function = self._never_a_name(low)
+        if function and not (low in self._lex.first_names and not view.sentence_start(k)):
+            return False  # "Grandson An (12)", "daughter May": a function word capitalised mid-sentence is a name
         if tok.text.endswith(".") or low in _PLACEHOLDERS:
             return False  # "pastor Rev. Odom", "Baby Boy": a title, the guideline's placeholder
         if k + 1 >= view.size:
             return True
         nxt = view.at[k + 1]
+        if function:  # an article or a verb before its noun ("sister An MRI") is no name: punctuation or a verb follows a name
+            return not nxt.is_word or (nxt.is_lower and nxt.low.endswith(("ed", "s", "ing")))
         return not nxt.is_lower or nxt.low in self._function or nxt.low.endswith(("ed", "s"))
 
     def _surname_like(self, tok: Token) -> bool:
