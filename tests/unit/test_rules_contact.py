@@ -133,6 +133,8 @@ def test_cued_username_not_the_sentence_going_on(text: str) -> None:
     ("text", "handle"),
     [
         ("Signed cmorrow 08/09/2024 12:40", "cmorrow"),  # a sign-off by login before its date
+        ("> Reply 11/3 15:10 from dkowalski: received", "dkowalski"),  # an initial and a listed surname
+        ("Log closed 3/4 by hwalker22.", "hwalker22"),
         ("e-signed by jvance 14:02", "jvance"),
         ("Ines Osei, RN, CCRC (iosei)     PI: Dr. Brummell", "iosei"),  # a login after a credential
         ("12/13 15:05  tad_kb79 messaged via the portal", "tad_kb79"),  # a handle's shape
@@ -154,3 +156,9 @@ def test_logins_in_sign_offs_and_handle_shapes(text: str, handle: str) -> None:
 )
 def test_no_login_without_its_shape_or_place(text: str) -> None:
     assert not {v for v, t in found(text) if t == U}
+
+
+def test_no_login_from_a_word_after_by() -> None:
+    text = "Mom joined by phone. Discharged by ambulance; called from fargo, nd; checked by kalani."
+    assert not {v for v, t in found(text) if t is PhiType.USERNAME}
+

@@ -46,6 +46,21 @@ def _no_word(value: str) -> bool:
     return not value.isalpha() or not load_lexicons().is_word(value)
 
 
+def _login_shaped(text: str, m: re.Match[str]) -> bool:
+    """A login's shape: a digit or a dot in it, or an initial or a first name before a listed surname
+    (``dmercier``, ``lukaslind``), and no word of the dictionary or the wider vocabulary."""
+    user = m.group("u")
+    lex = load_lexicons()
+    if len(user) < 5 or lex.is_word(user) or user in lex.vocabulary or user in lex.first_names or user in lex.cities:
+        return False
+    if any(c.isdigit() for c in user) or "." in user:
+        return True
+    return any(
+        user[k:] in lex.surnames and not lex.is_word(user[k:]) and (k == 1 or (k >= 3 and user[:k] in lex.first_names))
+        for k in range(1, len(user) - 4)
+    )
+
+
 def _not_a_word(text: str, m: re.Match[str]) -> bool:
     """A handle is no dictionary word ("signed today 3/4")."""
     return _no_word(m.group("u"))
@@ -135,6 +150,18 @@ def obfuscated_patterns() -> list[Pattern]:
             flags=0,
             validate=_not_a_word,
             gate=("signed", "authenticated"),
+        ),
+        # "Submitted 03/07/2026 04:52 by gkiplagat", "Reply 11/3 15:10 from dmercier:": a login after "by" or
+        # "from", shaped like one (an initial or a first name joined to a listed surname, or a digit in it).
+        Pattern(
+            "username_by",
+            r"(?<![A-Za-z])(?:by|from)[ \t]+(?P<u>[a-z][a-z0-9_]{1,20}(?:\.[a-z0-9_]+)*)(?=[ \t]*(?:[.:,;)](?!\w)|$)|[ \t]\d)",
+            PhiType.USERNAME,
+            score=0.7,
+            group="u",
+            flags=re.MULTILINE,
+            validate=_login_shaped,
+            gate=("by ", "from "),
         ),
         # "Wilhelmina Osei, RN, CCRC (wosei)": a login in parentheses after a signature's credential.
         Pattern(
