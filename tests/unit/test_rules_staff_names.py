@@ -20,6 +20,7 @@ def people(text: str) -> set[tuple[str, PhiType]]:
         ("Scribe: Oyelowo (float)", "Oyelowo", PhiType.DOCTOR),
         ("Dressing change done by Zsofi, LPN, at 14:00.", "Zsofi", PhiType.DOCTOR),
         ('Twin A, called "Bao" by her parents.', "Bao", PhiType.PATIENT),
+        ('Under the east ramp, "Dusty" (real name withheld) declined a ride.', "Dusty", PhiType.PATIENT),
         ('name given: "Rocky"   legal name on file', "Rocky", PhiType.PATIENT),
     ],
 )
