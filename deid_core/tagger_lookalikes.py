@@ -32,7 +32,10 @@ that cannot be PHI, dropped by span hygiene (``deid_core.hygiene``) before the m
   digits and ``_ . - @`` whose parts are all ordinary words or abbreviations (``payer UM``). The
   tagger's user names often take a neighbour in (``courier Denny``, ``nia (9``): such a span is kept
   when one of its parts has a digit or is not an ordinary word; a user name with no lower-case letter
-  (``LMP``, ``SCAT5``) or a hyphenated compound of words and initialisms (``ADL-style``) goes;
+  (``LMP``, ``SCAT5``), a hyphenated compound of words and initialisms (``ADL-style``), letters joined by
+  dots (``i.e.``), a clinical word with a procedure's or a drug's ending (``pancreaticojejunostomy``,
+  ``leuprolide``), an ordinary or clinical word and a count (``prev 4``, ``amio 1``) or a word and the
+  sentence's full stop (``pudding.``) goes;
 - an occupation whose last word is no occupation's head: a job is named by a listed head (``chef``,
   ``clerk``) or an agent noun (``-er``, ``-or``, ``-ist``, ``-ian``, ``-ant``, ``-man``...), so
   ``quiet``, ``scallop`` and ``letter`` (``not_agents`` in cues.yaml) go; one with a name or a firm's
@@ -50,7 +53,7 @@ from deid_core.date_lookalikes import not_a_date
 from deid_core.detect.rules.context import next_word, preceded_by
 from deid_core.detect.rules.dates import DATE_CUES, NOT_DATE_AFTER, NOT_DATE_BEFORE, line_start
 from deid_core.generic_facilities import generic_facility, generic_words
-from deid_core.lexicon import Lexicons
+from deid_core.lexicon import MEDICAL_SUFFIXES, Lexicons
 from deid_core.lookalikes import capital_heading, device_name, drug_name, instrument_eponym, item_label
 from deid_core.shapes import impossible, no_address
 from deid_core.trim import initialism
@@ -73,6 +76,10 @@ _SEX_OR_SHORTHAND = re.compile(r"(?:\d|\byo|y/o)\s*[MF]\b|[a-z]/[a-z]\b", re.IGN
 # What a login or social handle is made of; anything else (a space, "$", "(") means it is prose.
 _HANDLE = re.compile(r"[\w.@\-]+")
 _LETTERS_ONLY = re.compile(r"[^\W\d_]+")
+# Single letters joined by full stops ("i.e.", "d.m.y"): an abbreviation, no login.
+_DOTTED_ABBREVIATION = re.compile(r"(?:[A-Za-z]\.){1,3}[A-Za-z]?\.?")
+# A word or two and a number of up to three digits: a dose or a count ("amio 1", "prev wk 5", "4+").
+_WORD_AND_COUNT = re.compile(r"[A-Za-z]+(?: [A-Za-z]+)? \d{1,3}\+?")
 # A full stop and a capital, or a colon or semicolon and a space, inside a span: two sentences or clauses,
 # not one value ("mt. hebron" is an abbreviation).
 _SENTENCE_BREAK = re.compile(r"[.!?]\s+[A-Z]|[;:]\s")
@@ -230,9 +237,26 @@ class TaggerLookAlikes:
         lex = self.lexicons
         return (lex.is_name(low) and not lex.is_word(low)) or low in lex.cues["organization_heads"]
 
+    def _clinical_word(self, word: str) -> bool:
+        """An ordinary or clinical word: the dictionary's, the vocabulary's, an abbreviation or a drug."""
+        low = word.lower()
+        lex = self.lexicons
+        cues = lex.cues
+        return (lex.is_word(low) or low in lex.vocabulary or low in cues["clinical_abbreviations"]
+                or low in cues["not_initials"] or drug_name([word], lex))
+
     def _not_a_handle(self, value: str) -> bool:
         if LONG_NUMBER.search(value):
             return False  # "3062112": an identifier the tagger mistyped as a user name (trim keeps it too)
+        if _DOTTED_ABBREVIATION.fullmatch(value):
+            return True  # "i.e.", "d.m.y"
+        if _WORD_AND_COUNT.fullmatch(value) and all(self._clinical_word(w) for w in _LETTERS_ONLY.findall(value)):
+            return True  # "prev 4", "zofran 4", "amio 1": a word and a dose or count (not a ward, "everwick 8")
+        if value.endswith(".") and _LETTERS_ONLY.fullmatch(value[:-1]):
+            value = value[:-1]  # "pudding.": the sentence's full stop
+        low = value.lower()
+        if _LETTERS_ONLY.fullmatch(value) and (low.endswith(MEDICAL_SUFFIXES) or drug_name([value], self.lexicons)):
+            return True  # "pancreaticoduodenectomy", "bronchoscopy", "leuprolide": clinical words no list holds
         if not any(c.islower() for c in value):
             return True  # "LMP", "SCAT5": an initialism or a test's name; handles are typed in lower case
         if _HANDLE.fullmatch(value) and "-" in value and all(

@@ -400,6 +400,11 @@ def test_names_and_short_stems_are_not_inflections(word: str) -> None:
         ("Father, 34, lineman with the power co-op.", "lineman", True),  # an occupation the tagger mistyped
         ("Deductible is $250 this year.", "$250", False),
         ("Copy sent to billing UR today.", "billing UR", False),
+        ("Took it at noon with applesauce.", "applesauce.", False),  # a word and the full stop
+        ("Entered d.m.y by the front desk.", "d.m.y", False),  # letters joined by dots
+        ("Exit-seeking 1 (prev 4) this week.", "prev 4", False),  # an abbreviation and a count
+        ("Reconstruction: hepaticojejunostomy, then drains.", "hepaticojejunostomy", False),  # a clinical word
+        ("flowsheet comment - ashbury 4 - 11/9/2023", "ashbury 4", True),  # a lower-case ward and its number
     ],
 )
 def test_hygiene_keeps_tagger_user_names_only_when_handle_shaped(text: str, value: str, kept: bool) -> None:
