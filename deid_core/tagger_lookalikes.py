@@ -242,8 +242,7 @@ class TaggerLookAlikes:
         low = word.lower()
         lex = self.lexicons
         cues = lex.cues
-        return (lex.is_word(low) or low in lex.vocabulary or low in cues["clinical_abbreviations"]
-                or low in cues["not_initials"] or drug_name([word], lex))
+        return lex.in_use(low) or low in cues["clinical_abbreviations"] or low in cues["not_initials"] or drug_name([word], lex)
 
     def _not_a_handle(self, value: str) -> bool:
         if LONG_NUMBER.search(value):
@@ -265,10 +264,9 @@ class TaggerLookAlikes:
             return True  # "ADL-style", "walk-in": a compound of words
         if _HANDLE.fullmatch(value):
             # A first name in a lower-case note ("handed off to chuck") is a person the tagger mistyped.
-            low = value.lower()
             lex = self.lexicons
             # "photos", and words the dictionary lacks that are still English ("nightstand", "caregivers")
-            english = lex.is_word(low) or low in lex.vocabulary
+            english = lex.in_use(low)
             # A first name, or an occupation, is PHI the tagger mistyped ("chuck", "locksmith").
             return bool(_LETTERS_ONLY.fullmatch(value)) and english and low not in lex.first_names and low not in lex.professions
         if _MONEY.fullmatch(value):

@@ -44,8 +44,8 @@ class Lexicons:
     cues: Mapping[str, frozenset[str]]
     vocabulary: frozenset[str] = frozenset()
     """More words in use (wordfreq's English list, no name of the name lists), beyond the dictionary of
-    ``common_words``: ``nightstand``, ``turmeric``, ``caregivers``. Not a tagger feature; only the check of
-    the tagger's user names reads it (a lower-case word of English is no login)."""
+    ``common_words``: ``nightstand``, ``turmeric``, ``caregivers``. Not a tagger feature; read through
+    ``in_use`` by the checks that a lower-case token is a login or someone's initials, not English."""
     # is_word's answers by lower-case word: the detectors ask about the same words many times per note.
     # Per instance (not module state), so a test's own Lexicons never sees another's answers.
     _word_cache: dict[str, bool] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
@@ -53,6 +53,10 @@ class Lexicons:
     def is_name(self, token: str) -> bool:
         low = token.lower()
         return low in self.first_names or low in self.surnames
+
+    def in_use(self, token: str) -> bool:
+        """An English word in use: the dictionary's (``is_word``) or the wider vocabulary's (``nightstand``)."""
+        return self.is_word(token) or token.lower() in self.vocabulary
 
     def is_word(self, token: str) -> bool:
         """True for an ordinary English word (``will``, ``grace``), whatever the case it is written in."""

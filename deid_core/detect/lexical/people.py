@@ -249,9 +249,9 @@ class PeopleDetector:
     def _short_relative(self, view: TokenView, k: int) -> bool:
         """A capitalised word of two or three letters right after a relation is the relative's name
         (``wife Ama (74)``, ``brother Tor died``, ``wife Mere on Totara Lane``) though it is no listed first
-        name, or a function word that is a first name capitalised mid-sentence (``Grandson An (12)``), unless
-        it is a clinical abbreviation (``mother Ca``... is read on: ``Ca breast``) or a
-        lower-case word goes on the phrase that is no function word and no verb in -ed or -s."""
+        name, or a function word that is a first name capitalised mid-sentence (``Grandson An (12)``),
+        unless it is a clinical abbreviation (``mother Ca``... is read on: ``Ca breast``) or a lower-case
+        word goes on the phrase that is no function word and no verb in -ed or -s."""
         tok = view.at[k]
         low = _bare_low(tok)
         if not tok.is_title or not 2 <= len(low) <= 3 or low in self._abbreviations:
@@ -266,7 +266,7 @@ class PeopleDetector:
         if k + 1 >= view.size:
             return True
         nxt = view.at[k + 1]
-        if function:  # an article or a verb before its noun ("sister An MRI") is no name: punctuation or a verb follows a name
+        if function:  # "sister An MRI": an article before its noun; a name is followed by punctuation or a verb
             return not nxt.is_word or (nxt.is_lower and nxt.low.endswith(("ed", "s", "ing")))
         return not nxt.is_lower or nxt.low in self._function or nxt.low.endswith(("ed", "s"))
 

@@ -64,7 +64,7 @@ class SpeakerDetector:
             return False
         if name[0].isupper():
             return low in lex.first_names or (turns >= 2 and not lex.is_word(low))
-        return any(c.isdigit() for c in low) or (turns >= 2 and not (lex.is_word(low) or low in lex.vocabulary))
+        return any(c.isdigit() for c in low) or (turns >= 2 and not lex.in_use(low))
 
     @staticmethod
     def _span(start: int, end: int, type_: PhiType, why: str) -> Span:

@@ -51,7 +51,7 @@ def _login_shaped(text: str, m: re.Match[str]) -> bool:
     (``dmercier``, ``lukaslind``), and no word of the dictionary or the wider vocabulary."""
     user = m.group("u")
     lex = load_lexicons()
-    if len(user) < 5 or lex.is_word(user) or user in lex.vocabulary or user in lex.first_names or user in lex.cities:
+    if len(user) < 5 or lex.in_use(user) or user in lex.first_names or user in lex.cities:
         return False
     if any(c.isdigit() for c in user) or "." in user:
         return True

@@ -15,6 +15,7 @@ operatory, an operating room's number and a bed or bay whose number starts with 
 from __future__ import annotations
 
 import re
+import string
 from functools import cache
 
 from deid_core.detect.base import Pattern
@@ -74,7 +75,7 @@ def _not_a_count(text: str, m: re.Match[str]) -> bool:
 
 def _room_before_patient(text: str, m: re.Match[str]) -> bool:
     room = m.group("room")
-    digits = room.rstrip("-ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    digits = room.rstrip("-" + string.ascii_uppercase)  # "712-A": the room's number
     if len(digits) == 4 and 1900 <= int(digits) <= 2099:
         return False  # "in 2019 Kowalski moved": a year
     if digits == room and int(digits[:-2]) <= 23 and int(digits[-2:]) <= 59:

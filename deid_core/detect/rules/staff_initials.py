@@ -2,8 +2,8 @@
 before a credential, and lower-case initials or names right after a staff role word.
 
 * **Author/typist initials at a line's end** (``...DPM   RO/mt``, ``prescriber 3/11. DW / OF``,
-  ``Ph.D.  /  rs:cy``): both halves are staff; after a column gap, a sentence's end or a slash. ``signoff_dictation`` takes them alone on
-  their line.
+  ``Ph.D.  /  rs:cy``): both halves are staff; after a column gap, a sentence's end or a slash.
+  ``signoff_dictation`` takes them alone on their line.
 * **A dictation mark opening a line** (``OBS/mk   dictated 2/3/26``, ``-- IF/bk``): the author's capitals
   and the typist's lower case, alone on the line or before a gap or the dictation's word.
 * **Initials before a credential** (``ANB, IBCLC``): two to four letters in one case.
@@ -133,7 +133,7 @@ def _recurring_cell_initials(text: str, m: re.Match[str]) -> bool:
     lex = load_lexicons()
     if not_initials(ini) or ini in credential_words() or ini in lex.cues["clinical_abbreviations"]:
         return False
-    if lex.is_word(ini) or ini in lex.vocabulary:
+    if lex.in_use(ini):
         return False
     cells = re.findall(rf"(?m)\|[ \t]*{ini}[ \t]*(?=\||$)", text)
     return len(cells) >= 2

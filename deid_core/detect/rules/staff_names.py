@@ -8,8 +8,8 @@ colon, before a credential, or in quotes after a naming word.
   credential in capitals. DOCTOR.
 * **In quotes after a naming word** (``called "An" by her parents``, ``name given: "Rocky"``) or before
   a legal name (``"Pops" (real name Harlan Mayweather)``): one capitalised word, or two or three
-  capitals, in quotes. PATIENT (the person the note is about or one of
-  theirs; span hygiene spreads the name to its other mentions).
+  capitals, in quotes. PATIENT (the person the note is about or one of theirs; span hygiene spreads the
+  name to its other mentions).
 
 Guards: the word is no credential, title, language or abbreviation in capitals; after a label or before
 a credential no function or ordinary word either (``Nurse: Present``, ``Reviewed, RN``; a name that is
