@@ -9,14 +9,21 @@ place type. A name list cannot tell a daughter from a doctor, but it does know t
 surname-like word are a person, and a person's name replaced by a hospital's surrogate reads wrong and
 is scored as a missed name.
 
-Invariant: only types change, never extents. A tagger span of a place or organisation type takes the
-person type of the lexicon's person spans when
+Invariant: types change, and extents only by cutting off what is no person (a role word, a room's
+number); no span grows. A tagger span of a place, organisation or room type takes the person type of
+the lexicon's person spans when
 
-* one lexicon span has exactly its extent and was found after a cue (``neighbour Florence``), or
+* one lexicon span has exactly its extent and was found after a cue (``neighbour Florence``) or is a
+  hyphenated given name (``Betty-Jo``), or
 * it has two or more words, the lexicon's person spans cover each of them but the conjunctions, and
   nothing in it says place or firm: no comma (``Martin, Roman and Ellis``), no first word that starts
   place names (``West``, ``El``, ``Lake``), no last word that ends the names of facilities, schools
   or firms (``General``, ``High``, ``Partners``); all of these are data in the lexicon's cues.
+
+Two cuts: a title, rank or staff role before the lexicon's person (``Lt. Harriet Mobley``, tagged
+ORGANIZATION) leaves the person alone, the role word is no PHI; a room or ward that is a number and a
+person (``Cot 203  Amos Whitcombe``, ``grandkids (Finn 7, Orla 4)`` where a rule read the age) is split
+as described at ``_number_and_person``.
 
 A one-word span without a cue (``Florence``, ``Rowan``) is as likely a place as a person, so the tagger
 keeps it.
@@ -47,6 +54,10 @@ PLACE_TYPES: frozenset[PhiType] = frozenset({
     PhiType.LOCATION_OTHER, PhiType.COUNTRY, PhiType.STATE,
 })
 REGION_TYPES: frozenset[PhiType] = frozenset({PhiType.CITY, PhiType.STATE, PhiType.COUNTRY})
+# The tagger's types a lexicon person can overrule: places, and rooms (``Marquise Thibodeaux`` after a
+# role's colon read as a room's name).
+VOTED_TYPES: frozenset[PhiType] = PLACE_TYPES | {PhiType.ROOM}
+_NUMBERED = frozenset({PhiType.ROOM, PhiType.DEPARTMENT})
 TAGGER = "tagger"
 LEXICON = "lexicon"
 CUED = 0.8
@@ -66,9 +77,11 @@ class TypeVote:
     first_names: frozenset[str] = frozenset()
     surnames: frozenset[str] = frozenset()
     city_names: frozenset[str] = frozenset()
+    role_words: frozenset[str] = frozenset()
 
     def vote(self, text: str, spans: Sequence[Span]) -> list[Span]:
-        """``spans`` with tagger place types replaced by the lexicon's person type where the vote says so."""
+        """``spans`` with tagger place and room types replaced by the lexicon's person type where the vote
+        says so; a span may come back cut to its person, or as a room and a person."""
         spans = [
             self._region(text, s) if s.sources == {TAGGER} and s.type in REGION_TYPES | PERSON_TYPES else s
             for s in spans
@@ -76,7 +89,14 @@ class TypeVote:
         persons = [s for s in spans if LEXICON in s.sources and s.type in PERSON_TYPES]
         if not persons:
             return spans
-        return [self._voted(text, s, persons) if s.sources == {TAGGER} and s.type in PLACE_TYPES else s for s in spans]
+        ages = [s for s in spans if s.type is PhiType.AGE and s.sources != {TAGGER}]
+        out: list[Span] = []
+        for s in spans:
+            if s.sources == {TAGGER} and s.type in VOTED_TYPES:
+                out.extend(self._voted(text, s, persons, ages))
+            else:
+                out.append(s)
+        return out
 
     def _region(self, text: str, span: Span) -> Span:
         name = " ".join(text[span.start : span.end].split()).lower()
@@ -91,24 +111,50 @@ class TypeVote:
             return replace(span, type=PhiType.CITY)  # "Mesa", "Cedar Rapids": a policy keeping countries keeps no town
         return span
 
-    def _voted(self, text: str, span: Span, persons: Sequence[Span]) -> Span:
+    def _voted(self, text: str, span: Span, persons: Sequence[Span], ages: Sequence[Span]) -> list[Span]:
         inside = sorted((p for p in persons if span.start <= p.start and p.end <= span.end), key=lambda p: p.start)
         if not inside:
-            return span
-        only = inside[0]
+            return [span]
+        value = text[span.start : span.end]
+        if span.type in _NUMBERED and any(c.isdigit() for c in value):
+            return self._number_and_person(text, span, inside, ages)
+        only, last = inside[0], inside[-1]
         if len(inside) == 1 and (only.start, only.end) == (span.start, span.end) and only.score >= CUED:
-            return replace(span, type=only.type)
+            return [replace(span, type=only.type)]
+        if last.end == span.end and last.start > span.start and self._role_word(text[span.start : last.start]):
+            return [replace(span, start=last.start, type=last.type)]  # "Lt. Harriet Mobley": the role is no PHI
         words = list(_WORD.finditer(text, span.start, span.end))
-        if len(words) < 2 or "," in text[span.start : span.end]:
-            return span
+        if len(words) < 2 or "," in value:
+            return [span]
         if words[0].group().lower() in self.first_words or words[-1].group().lower() in self.last_words:
-            return span
+            return [span]
         covered = all(
             any(p.start <= m.start() and m.end() <= p.end for p in inside)
             for m in words
             if m.group().lower() not in _CONJUNCTIONS
         )
-        return replace(span, type=only.type) if covered else span
+        return [replace(span, type=only.type)] if covered else [span]
+
+    def _role_word(self, head: str) -> bool:
+        """One word, a title, rank or staff role (``Lt.``, ``Sgt``, ``PIO`` is none: not listed)."""
+        words = head.split()
+        return len(words) == 1 and words[0].rstrip(".").lower() in self.role_words
+
+    @staticmethod
+    def _number_and_person(text: str, span: Span, inside: Sequence[Span], ages: Sequence[Span]) -> list[Span]:
+        """A room or ward span that is a number and a lexicon person: ``203  Amos Whitcombe`` (a cot, then
+        its patient) is the room and the person; ``Finn 7`` is the person when a rule read the number as
+        an age (``grandkids (Finn 7, Orla 4)``), and stays a ward otherwise (``Hartwell 4``)."""
+        last = inside[-1]
+        head = text[span.start : last.start]
+        if last.end == span.end and last.start > span.start and head.strip().isdigit():
+            return [replace(span, end=span.start + len(head.rstrip())), replace(span, start=last.start, type=last.type)]
+        tail = text[last.end : span.end]
+        if last.start == span.start and last.end < span.end and tail.strip().isdigit():
+            number = span.end - len(tail.lstrip())
+            if any(a.start <= number < a.end for a in ages):
+                return [replace(span, end=last.end, type=last.type)]
+        return [span]
 
 
 def build_type_vote(lexicons: Lexicons | None = None) -> TypeVote:
@@ -118,4 +164,5 @@ def build_type_vote(lexicons: Lexicons | None = None) -> TypeVote:
     return TypeVote(
         cues["place_first_words"], frozenset(heads | cues["place_last_words"]),
         frozenset(lex.us_states.values()), lex.countries, lex.first_names, lex.surnames, lex.cities,
+        frozenset(w for key in ("titles", "officer_titles", "staff", "extra_roles", "initial_roles") for w in cues[key]),
     )

@@ -726,3 +726,18 @@ def test_transcript_speakers_are_people_and_logins(lexicon) -> None:
     rocky = [s for s in lexicon.detect(EnrichedNote("n", text)) if text[s.start : s.end] == "Rocky"]
     assert len(rocky) == 3  # both turns and the greeting
     assert not {v for v, _ in got if v in {"Plan", "premeds"}}
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Hub relocated per Betty-Jo (304-555-0172).", "Betty-Jo"),
+    ("Family photos; Min-ji to bring her radio.", "Min-ji"),
+])
+def test_a_hyphenated_given_name_is_a_person(text: str, name: str) -> None:
+    spans = build_lexicon_detector().detect(EnrichedNote("t", text))
+    assert (name, PhiType.PATIENT) in {(text[s.start : s.end], s.type) for s in spans}
+
+
+def test_a_hyphenated_town_or_word_pair_is_no_given_name() -> None:
+    text = "Moved from Winston-Salem. Long-Term care. Mary-Go-Round."
+    spans = build_lexicon_detector().detect(EnrichedNote("t", text))
+    assert not any("-" in text[s.start : s.end] for s in spans if s.type is PhiType.PATIENT)

@@ -17,6 +17,7 @@ def doctors(text: str) -> set[str]:
     ("text", "initials"),
     [
         ("Team: AS / BI / jwp / IF / LGP", {"AS", "BI", "jwp", "IF", "LGP"}),
+        ("Attendance: AM-C, GP, YF, KB, RO-B, ET", {"AM-C", "GP", "YF", "KB", "RO-B", "ET"}),
         ("Attendees signed: AK, SF, KM, TB, RS, TV  (minutes by the SW)", {"AK", "SF", "KM", "TB", "RS", "TV"}),
         ("-- R. Achenbach MD, with the team (kw, mot, bc, lbh)", {"kw", "mot", "bc", "lbh"}),
     ],

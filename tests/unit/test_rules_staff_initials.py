@@ -94,3 +94,19 @@ def test_no_staff_initials_in_credentials_units_and_words(text: str) -> None:
 )
 def test_a_test_unit_or_word_is_no_initials(text: str) -> None:
     assert doctors(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("EEG tech: R. Adeyemi (initials RA)\n", {"RA"}),
+        ("passport reviewed, initialed MA)\n", {"MA"}),
+        ("Initials: OB\n", {"OB"}),
+    ],
+)
+def test_capitals_the_text_calls_initials_are_initials_whatever_they_spell(text: str, expected: set[str]) -> None:
+    assert expected <= doctors(text)
+
+
+def test_initials_named_need_capitals_right_after_the_word() -> None:
+    assert doctors("initials and date on each page\n") == set()

@@ -27,7 +27,7 @@ def test_tagger_organisation_on_a_lexicon_person_becomes_the_person() -> None:
 def test_one_word_extents_partial_overlaps_and_person_types_keep_the_tagger_type() -> None:
     one = [_span("Florence", PhiType.CITY, "tagger"), _span("Florence", PhiType.PATIENT, "lexicon", 0.6)]
     assert vote_person_types(TEXT, one)[0].type is PhiType.CITY
-    partial = [_span("SW Odalys Fenwick", PhiType.ORGANIZATION, "tagger"), _span("Odalys Fenwick", PhiType.PATIENT, "lexicon")]
+    partial = [_span("Odalys Fenwick today", PhiType.ORGANIZATION, "tagger"), _span("Odalys Fenwick", PhiType.PATIENT, "lexicon")]
     assert vote_person_types(TEXT, partial)[0].type is PhiType.ORGANIZATION
     person = [_span("Odalys Fenwick", PhiType.PATIENT, "tagger"), _span("Odalys Fenwick", PhiType.DOCTOR, "lexicon")]
     assert vote_person_types(TEXT, person)[0].type is PhiType.PATIENT
@@ -87,3 +87,47 @@ def test_region_types_follow_the_gazetteer(text: str, name: str, tagged: PhiType
     assert vote_person_types(text, [span])[0].type is expected
     ruled = Span(start, start + len(name), tagged, 0.9, frozenset({"rules"}), "")
     assert vote_person_types(text, [ruled])[0].type is tagged
+
+
+def _at(text: str, word: str, typ: PhiType, source: str, score: float = 0.6) -> Span:
+    start = text.index(word)
+    return Span(start, start + len(word), typ, score, frozenset({source}), "")
+
+
+def test_a_role_word_before_a_lexicon_person_is_cut_off_and_the_rest_is_the_person() -> None:
+    text = "CCTV request to Lt. Harriet Mobley today."
+    out = build_type_vote().vote(text, [
+        _at(text, "Lt. Harriet Mobley", PhiType.ORGANIZATION, "tagger", 0.9), _at(text, "Harriet Mobley", PhiType.PATIENT, "lexicon"),
+    ])
+    assert (text[out[0].start : out[0].end], out[0].type) == ("Harriet Mobley", PhiType.PATIENT)
+
+
+def test_a_word_that_is_no_role_before_a_person_keeps_the_tagger_span() -> None:
+    text = "Moved to NE Sandy Blvd last year."
+    spans = [_at(text, "NE Sandy Blvd", PhiType.STREET, "tagger", 0.9), _at(text, "Sandy Blvd", PhiType.PATIENT, "lexicon")]
+    assert build_type_vote().vote(text, spans)[0] == spans[0]
+
+
+def test_a_room_number_before_a_person_is_two_spans() -> None:
+    text = "2200  Cot 203  Amos Whitcombe, 67, insulin-dependent."
+    out = build_type_vote().vote(text, [
+        _at(text, "203  Amos Whitcombe", PhiType.ROOM, "tagger", 0.9), _at(text, "Amos Whitcombe", PhiType.PATIENT, "lexicon"),
+    ])
+    assert [(text[s.start : s.end], s.type) for s in out[:2]] == [("203", PhiType.ROOM), ("Amos Whitcombe", PhiType.PATIENT)]
+
+
+def test_a_room_without_digits_that_the_lexicon_reads_as_a_person_is_the_person() -> None:
+    text = "CHW: Marquise Thibodeaux (CHW II)"
+    out = build_type_vote().vote(text, [
+        _at(text, "Marquise Thibodeaux", PhiType.ROOM, "tagger", 0.9), _at(text, "Marquise Thibodeaux", PhiType.PATIENT, "lexicon"),
+    ])
+    assert out[0].type is PhiType.PATIENT
+
+
+def test_a_ward_read_into_a_name_and_an_age_is_the_person() -> None:
+    text = "He misses his grandkids (Finn 7, Orla 4)."
+    ward = _at(text, "Finn 7", PhiType.DEPARTMENT, "tagger", 0.9)
+    name, age = _at(text, "Finn", PhiType.PATIENT, "lexicon"), _at(text, "7", PhiType.AGE, "rules", 0.8)
+    out = build_type_vote().vote(text, [ward, name, age])
+    assert (text[out[0].start : out[0].end], out[0].type) == ("Finn", PhiType.PATIENT)
+    assert build_type_vote().vote(text, [ward, name])[0] == ward  # no rule's age: a ward ("Hartwell 4") stays

@@ -159,6 +159,9 @@ class PeopleDetector:
         lows = view.lows
         for i in view.capitalised:
             if lows[i] not in lex.first_names and not lows[i].endswith(("'s", "’s")):
+                if "-" in lows[i] and self._compound_first(toks[i]):
+                    # Scored as a cue: two given names joined are a person whatever the tagger calls them.
+                    yield toks[i].start, self._extend(view, i), PhiType.PATIENT, _CUE_SCORE, "lexicon=compound_first"
                 continue  # not a first name, possessive or not: skipped below too, here before the token is built
             tok = toks[i]
             if not tok.is_title:  # before _bare: most capitalised tokens are all caps or not names
@@ -180,6 +183,21 @@ class PeopleDetector:
             elif nxt is not None and nxt.is_title and self._surname_like(nxt) and not lex.is_word(_bare(nxt)):
                 yield tok.start, self._extend(view, i), PhiType.PATIENT, _LEXICON_SCORE, "lexicon=first_last"
         yield from self._last_first(view)
+
+    def _compound_first(self, tok: Token) -> bool:
+        """A hyphenated given name (``Betty-Jo``, ``Min-ji``, ``Jean-Rony``): title case, every part a first
+        name, one at least no ordinary word, and the whole no place (``Winston-Salem``)."""
+        if not tok.is_title:
+            return False
+        low = _bare_low(tok)
+        parts = low.split("-")
+        lex = self._lex
+        return (
+            len(parts) == 2
+            and all(p in lex.first_names and p not in self._function for p in parts)
+            and not all(lex.is_word(p) for p in parts)
+            and low not in lex.cities
+        )
 
     def _last_first(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, float, str]]:
         """``LINDQVIST, HAROLD E`` and ``Lindqvist, Harold``: a surname, a comma, a known first name."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from deid_core.detect.base import Detector, Pattern, PatternDetector
 from deid_core.detect.rules.ages import age_patterns, age_value
+from deid_core.detect.rules.article_names import article_name_patterns
 from deid_core.detect.rules.contact import contact_patterns
 from deid_core.detect.rules.dates import date_patterns
 from deid_core.detect.rules.event_dates import event_date_patterns
@@ -20,6 +21,7 @@ from deid_core.detect.rules.initials_lists import initials_list_patterns
 from deid_core.detect.rules.location import location_patterns
 from deid_core.detect.rules.obfuscated import obfuscated_patterns
 from deid_core.detect.rules.rooms import room_patterns
+from deid_core.detect.rules.signer_columns import signer_column_patterns
 from deid_core.detect.rules.signoffs import signoff_patterns
 from deid_core.detect.rules.staff_initials import staff_initial_patterns
 from deid_core.detect.rules.staff_names import staff_name_patterns
@@ -34,7 +36,7 @@ def rule_patterns() -> list[Pattern]:
     """Every rule pattern, grouped by family (dates, ages, contact/SSN, spelled-out contacts, IDs, locations)."""
     return [
         *date_patterns(), *age_patterns(), *contact_patterns(), *obfuscated_patterns(), *id_patterns(), *location_patterns(),
-        *signoff_patterns(), *staff_initial_patterns(), *staff_name_patterns(), *initials_list_patterns(), *initials_legend_patterns(), *room_patterns(), *event_date_patterns(),
+        *signoff_patterns(), *staff_initial_patterns(), *signer_column_patterns(), *staff_name_patterns(), *article_name_patterns(), *initials_list_patterns(), *initials_legend_patterns(), *room_patterns(), *event_date_patterns(),
         *state_after_town_patterns(), *work_phrase_patterns(),
     ]
 

@@ -19,7 +19,7 @@ from deid_core.detect.rules.staff_initials import capital_initials, not_initials
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType
 
-_ITEM = r"[A-Za-z]{2,3}"
+_ITEM = r"[A-Za-z]{2,3}(?:-[A-Z]{1,2})?"  # "AM-C", "RO-B": a hyphenated surname's initials
 _SEP = r"[ \t]*[,/;][ \t]*"
 # What may stand between the cue's colon or parenthesis and an item: earlier items and separators.
 _ITEMS_BEFORE = re.compile(rf"[ \t]*(?:{_ITEM}{_SEP})*")

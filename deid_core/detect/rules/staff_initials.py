@@ -304,6 +304,17 @@ def staff_initial_patterns() -> list[Pattern]:
             gate=("(",),
         ),
         Pattern(
+            "staff_initials_named",
+            # "(initials RA)", "document reviewed, initialed MA": the word says they are initials, so
+            # even a clinical abbreviation's or a credential's shape is someone's.
+            r"\b(?i:initials|initialed|initialled)[ \t]*:?[ \t]+(?P<i>[A-Z]{2,4})(?![\w\-/])",
+            PhiType.DOCTOR,
+            score=_SCORE,
+            group="i",
+            flags=0,
+            gate=("initial",),
+        ),
+        Pattern(
             "staff_after_role",
             rf"(?<![\w\-])(?i:{_cue_alternatives('initial_roles')})(?:[ \t]*:)?[ \t]+(?P<d>\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?[ \t]+)?"
             r"(?P<n>[a-z]{2,3}|[a-z]\.[ \t]?[a-z][a-z'’]+(?:-[a-z]+)?)(?=[ \t]*(?:[.,;)]|$))",
