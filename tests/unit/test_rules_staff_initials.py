@@ -110,3 +110,16 @@ def test_capitals_the_text_calls_initials_are_initials_whatever_they_spell(text:
 
 def test_initials_named_need_capitals_right_after_the_word() -> None:
     assert doctors("initials and date on each page\n") == set()
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Family visit Thursday.\n-- ME / th", {"ME", "th"}),
+    ("cc: chart\nod/kmt", {"od", "kmt"}),
+])
+def test_a_closing_pair_with_one_half_no_abbreviation_is_two_staff(text: str, expected: set[str]) -> None:
+    assert expected <= doctors(text)
+
+
+@pytest.mark.parametrize("text", ["Continue meds.\nPO/IV", "Discussed options.\nyes/no"])
+def test_a_closing_pair_of_abbreviations_or_words_is_no_staff(text: str) -> None:
+    assert doctors(text) == set()

@@ -22,7 +22,8 @@ before a credential, and lower-case initials or names right after a staff role w
   ``written by AN;``): capitals at a line's start before a signing verb, or after "<verb> by".
 * **A signing field** (``Signed: HK /``, ``attestation: KM``, ``asst: DM``): capitals after a signing or
   assisting label and its colon (``initial_labels``).
-* **The last line's pair** (``SH/TO`` ending the note): both halves staff, even in capitals.
+* **The last line's pair** (``SH/TO``, ``-- ME / th``, ``od/kmt`` ending the note): both halves staff,
+  even in capitals, when one of them at least is no abbreviation.
 * **After a discipline, in parentheses** (``OT (PR):``, ``SLP (HM)``): a team conference's members,
   capitals only; a test or a unit in parentheses (``PT (INR)``) is no initials.
 * **After a role word** (``RN jt``, ``scribe g.wu``, ``Extern: j. marchetti``, ``cosigned 3/22 ra``):
@@ -145,8 +146,10 @@ def _capital_group(text: str, m: re.Match[str]) -> bool:
 
 
 def _last_line_pair(text: str, m: re.Match[str]) -> bool:
+    """Both halves in one case, and one at least no unit, credential or clinical abbreviation: the other
+    is then initials too (``-- ME / th``, ``od/kmt``: an author and a typist sign together)."""
     a, b = m.group("a"), m.group("b")
-    return all(_one_case(x) and capital_initials(x) for x in (a, b))
+    return all(_one_case(x) for x in (a, b)) and any(capital_initials(x) for x in (a, b))
 
 
 def _cue_alternatives(key: str) -> str:
@@ -284,7 +287,7 @@ def staff_initial_patterns() -> list[Pattern]:
         ),
         Pattern(
             "staff_pair_note_end",
-            r"(?:\A|\n)[ \t]*(?P<a>[A-Za-z]{2,4})[ \t]*/[ \t]*(?P<b>[A-Za-z]{2,4})\.?\s*\Z",
+            r"(?:\A|\n)[ \t]*(?:(?:-{1,2}|[—–])[ \t]*)?(?P<a>[A-Za-z]{2,4})[ \t]*/[ \t]*(?P<b>[A-Za-z]{2,4})\.?\s*\Z",
             PhiType.DOCTOR,
             score=_SCORE,
             group="a",
