@@ -75,7 +75,12 @@ _CAPITALISED = re.compile(r"(?<![\w'’\-])[A-Z][a-z]+(?![\w\-])")
 # What ends a sentence or opens a line or a list item right before a word.
 _SENTENCE_START = re.compile(r"(?:\A|[.!?:;\n]|^[ \t]*(?:[-*•]|\d+[.)]))[ \t\"“(]*\Z", re.MULTILINE)
 # What follows a name, not a modal verb ("Will is", "Will's", "Will asked", "Will and Georgia").
-_SAID_OF_A_PERSON = re.compile(r"(?:['’]s\b|,|[ \t]+(?:is|was|has|had|and|or|did|does|says|said|to|[a-z]+ed|[a-z]*[^s\W]s)\b)")
+_SAID_OF_A_PERSON = re.compile(
+    r"(?:['’]s\b|,|[ \t]+(?:is|was|has|had|and|or|did|does|says|said|to|[a-z]+ed|[a-z]*[^s\W]s"
+    # irregular past tenses: "Will became tearful", "Hope went home" (no modal or noun goes before them)
+    r"|became|came|went|got|felt|took|told|made|gave|drove|left|ran|saw|brought|thought|knew|kept|spent"
+    r"|sat|stood|slept|wrote|spoke|ate|fell|began|found|heard|lost|met|paid|sent|won)\b)"
+)
 _WORD_RUN = re.compile(r"(?<![\w'’])\w+")
 _LEXICON = "lexicon"
 _PROPAGATED_SCORE = 0.5

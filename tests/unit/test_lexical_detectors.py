@@ -324,11 +324,13 @@ def test_no_short_name_after_a_relation_when_an_abbreviation_title_or_placeholde
 
 
 def test_hygiene_spreads_a_given_name_that_is_a_word_only_where_it_reads_as_a_name() -> None:
-    text = "DUNBAR, WILL\nWill is soft-spoken. Will call back tomorrow. Georgia and Will arrived; will do."
+    text = ("DUNBAR, WILL\nWill is soft-spoken. Will call back tomorrow. Georgia and Will arrived; will do. "
+            "Will became tearful.")
     start = text.index("WILL")
     out = build_hygiene().clean(text, [_span(0, start + 4, PhiType.PATIENT)])
     spread = [s.start for s in out if s.start > start]
-    assert spread == [text.index("Will is"), text.index("Will arrived")]  # not the modal, not lower case
+    # not the modal, not lower case; an irregular past tense after it is said of a person
+    assert spread == [text.index("Will is"), text.index("Will arrived"), text.index("Will became")]
 
 
 def test_hygiene_does_not_spread_a_surname_that_is_a_word() -> None:
