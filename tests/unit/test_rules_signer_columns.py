@@ -48,3 +48,8 @@ def test_initials_and_logins_under_a_signer_header(text: str, expected: set[tupl
 )
 def test_other_columns_roles_relations_and_headers_are_no_initials(text: str) -> None:
     assert found(text) == set()
+
+
+def test_given_names_under_a_nurse_column_but_no_words() -> None:
+    text = "CHAIR | IN    | REGIMEN     | RN  | COMMENTS\nC3    | 07:45 | FOLFOX C4D1 | Bo  | port ok\nC4    | 08:10 | FOLFIRI     | An  | -\nC5    | 08:30 | AC          | Security | -\n"
+    assert found(text) == {("Bo", D), ("An", D)}

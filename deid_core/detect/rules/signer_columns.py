@@ -4,9 +4,11 @@ Flowsheets, logs and audit tables end each row with who did it (``| by |``, ``| 
 ``| staff |``), and those cells hold initials, one or a few (``| OA, TV, security |``,
 ``| RA / CRNA Pham |``). Under such a header the column is the evidence: a cell's part of two to four
 letters in one case is a staff member's initials even when it spells a clinical abbreviation or a word
-elsewhere (``| AF |``, ``| RA |``, ``| ah |``), which the other initials rules refuse without it. Roles,
-credentials, units, relations and function words are no initials there (``| RN |``, ``| PT |``,
-``| mom |``, ``| and |``). A part with a digit and lower-case letters is a login (``| jdelacruz2 |``).
+elsewhere (``| AF |``, ``| RA |``, ``| xr |``, ``| ah |``), which the other initials rules refuse without
+it. Roles, credentials, relations and function words are no initials there (``| RN |``, ``| PT |``,
+``| mom |``, ``| and |``), nor the patient or nobody (``| pt |``, ``| none |``). A part with a digit and
+lower-case letters is a login (``| jdelacruz2 |``). A capitalised word there is a person when it is a
+given name or no dictionary word (``| Bo |``, ``| An |``, ``| Ximo |``; not ``| Security |``).
 
 A table is a run of lines holding a ``|``; its header is the run's first line, and a cell is found by
 counting the ``|`` before it on its line, so a table without outer pipes (``21:55 | hold | OA``) reads
@@ -18,7 +20,7 @@ from __future__ import annotations
 import re
 
 from deid_core.detect.base import Pattern
-from deid_core.detect.rules.staff_initials import credential_words, not_initials
+from deid_core.detect.rules.staff_initials import credential_words
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType
 
@@ -26,10 +28,12 @@ _SCORE = 0.75
 # One part of a cell: after the cell's pipe or a separator inside it (",", "/", "&"), up to the next.
 _PART = (
     r"(?m)(?:(?<=\|)|(?<=[,/&]))[ \t]*"
-    r"(?P<i>[A-Za-z]{2,4}(?:-[A-Z])?|[a-z][a-z._]{1,15}\d{1,3})"
+    r"(?P<i>[A-Za-z]{2,4}(?:-[A-Z])?|[A-Z][a-z]{1,11}|[a-z][a-z._]{1,15}\d{1,3})"
     r"[ \t]*(?=[|,/&]|$)"
 )
 _LOGIN = re.compile(r"[a-z][a-z._]{1,15}\d{1,3}")
+# Values of a signer cell that name no one: the patient, nobody, not known.
+_NOT_SIGNERS = frozenset({"pt", "self", "na", "none", "unk", "tbd", "yes", "no", "ok"})
 
 
 def _line_bounds(text: str, pos: int) -> tuple[int, int]:
@@ -60,17 +64,26 @@ def _header_cell(text: str, pos: int) -> tuple[str, bool] | None:
 
 def _signer_cell(text: str, m: re.Match[str]) -> bool:
     part = m.group("i")
-    if _LOGIN.fullmatch(part) is None:
-        low = part.lower()
-        if not (part.isupper() or part.islower()) or not_initials(part) or low in credential_words():
-            return False
-        if low in load_lexicons().cues["relations"]:
-            return False  # "| mom |", "| wife |": who called, not who signed
+    if _LOGIN.fullmatch(part) is None and not _signer_word(part):
+        return False
     found = _header_cell(text, m.start("i"))
     if found is None:
         return False
     header, on_header = found
     return not on_header and header in load_lexicons().cues["signer_columns"]
+
+
+def _signer_word(part: str) -> bool:
+    """Initials in one case, or a capitalised given name or word no dictionary knows (``| Bo |``,
+    ``| An |``, ``| Ximo |``); not a role, credential, relation or the patient or nobody."""
+    low = part.lower()
+    lex = load_lexicons()
+    cues = lex.cues
+    if low in credential_words() or low in _NOT_SIGNERS or low in cues["discipline_roles"] or low in cues["relations"]:
+        return False  # "| PT |", "| mom |": a role or who called, not who signed
+    if part.isupper() or part.islower():
+        return len(part) <= 4 and low not in cues["function_words"]
+    return low in lex.first_names or not lex.is_word(low)  # "| Bo |", "| An |"; not "| Security |"
 
 
 def _type_of(text: str, m: re.Match[str]) -> PhiType:
