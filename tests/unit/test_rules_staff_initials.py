@@ -123,3 +123,12 @@ def test_a_closing_pair_with_one_half_no_abbreviation_is_two_staff(text: str, ex
 @pytest.mark.parametrize("text", ["Continue meds.\nPO/IV", "Discussed options.\nyes/no"])
 def test_a_closing_pair_of_abbreviations_or_words_is_no_staff(text: str) -> None:
     assert doctors(text) == set()
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("3/14 ICSI all MII. -sh\n3/15 fert check", {"sh"}),
+    ("Parents informed. -ha\n\nEnd of session.", {"ha"}),
+    ("Called back, no answer. -ok\n", set()),
+])
+def test_two_letters_after_a_signing_dash_are_initials_even_when_a_word(text: str, expected: set[str]) -> None:
+    assert doctors(text) == expected

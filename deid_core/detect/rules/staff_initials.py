@@ -11,7 +11,8 @@ before a credential, and lower-case initials or names right after a staff role w
   after a sentence's end or alone on the last line, no unit, credential or clinical abbreviation (``IVF``),
   and in lower case no ordinary word.
 * **A dash ending a line** (``pt used unit phone. -gk``, ``1300   --ro``): after a sentence's end or a
-  column gap, with the same guards as the note's end.
+  column gap, with the same guards as the note's end, except that two lower-case letters may spell a
+  word there (``-sh``, ``-ha``).
 * **A dated dash signature** (``-- AW 04/23/2026``, ``-- OF RN  3/12/26``): capitals after a dash opening a
   line, a credential perhaps, then the date.
 * **Opening a log entry** (``03/02 HV: Ms. Lowry lost her ride``): capitals and a colon after the entry's
@@ -127,6 +128,16 @@ def _note_end_initials(text: str, m: re.Match[str]) -> bool:
     return not load_lexicons().is_word(ini)  # "sk"; not "ok", "yes"
 
 
+def _dash_signed(text: str, m: re.Match[str]) -> bool:
+    """As at the note's end, but two lower-case letters after the signing dash are initials even when
+    they spell a word (``ICSI all MII. -sh``, ``informed. -ha``), unless a function word, unit or
+    abbreviation (``-ok``, ``-no``)."""
+    ini = m.group("i")
+    if len(ini) == 2 and ini.islower():
+        return not not_initials(ini) and ini not in credential_words()
+    return _note_end_initials(text, m)
+
+
 def _recurring_cell_initials(text: str, m: re.Match[str]) -> bool:
     """Lower-case initials in a table's cell, in two cells or more (one such cell may be a word's
     abbreviation, ``| neg |``), that are no unit, route, function word, abbreviation or word."""
@@ -212,7 +223,7 @@ def staff_initial_patterns() -> list[Pattern]:
             score=_SCORE,
             group="i",
             flags=0,
-            validate=_note_end_initials,
+            validate=_dash_signed,
             gate=("-", "—", "–"),
         ),
         Pattern(
