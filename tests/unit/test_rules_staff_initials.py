@@ -132,3 +132,13 @@ def test_a_closing_pair_of_abbreviations_or_words_is_no_staff(text: str) -> None
 ])
 def test_two_letters_after_a_signing_dash_are_initials_even_when_a_word(text: str, expected: set[str]) -> None:
     assert doctors(text) == expected
+
+
+def test_the_owners_of_action_items_are_staff() -> None:
+    text = "ACTION ITEMS\n- RP: schedule the visit.\n- HL: registry abstract.\n- Next board 3/19."
+    assert doctors(text) == {"RP", "HL"}
+
+
+@pytest.mark.parametrize("text", ["PLAN\n- HTN: lisinopril\n- RP: x", "Notes\n- RP: no action heading", "ACTION ITEMS\n- BP: recheck"])
+def test_bullets_elsewhere_or_clinical_abbreviations_own_nothing(text: str) -> None:
+    assert doctors(text) == set()

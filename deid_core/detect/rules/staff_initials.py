@@ -17,6 +17,8 @@ before a credential, and lower-case initials or names right after a staff role w
   line, a credential perhaps, then the date.
 * **Opening a log entry** (``03/02 HV: Ms. Lowry lost her ride``): capitals and a colon after the entry's
   date or time at a line's start.
+* **Owning an action item** (``ACTION ITEMS`` then ``- RP: schedule the visit``): capitals opening a
+  bullet of the list under such a heading.
 * **A table's column of initials** (``| -1 | 1 | gh``): two or three lower-case letters alone in a cell,
   in two cells or more, that are no word or abbreviation.
 * **Signing an entry** (``ECH - signed 11/20/25``, ``SDA - documented``, ``Documented by RDI 11/22/25``,
@@ -138,6 +140,27 @@ def _dash_signed(text: str, m: re.Match[str]) -> bool:
     return _note_end_initials(text, m)
 
 
+_ACTION_HEADING = re.compile(r"(?im)^[ \t]*(?:action items|action plan items|follow-up items|assignments)[ \t]*:?[ \t]*$")
+_BULLET_LINE = re.compile(r"(?m)^[ \t]*[-*•]")
+
+
+def _action_item_owner(text: str, m: re.Match[str]) -> bool:
+    """Capitals opening a bullet of an action-item list (``ACTION ITEMS`` then ``- RP: schedule``): the
+    item's owner, when no clinical abbreviation; the heading is the line above the list's bullets."""
+    if not capital_initials(m.group("i")):
+        return False
+    cur = text.rfind("\n", 0, m.start()) + 1  # the bullet's line
+    while cur > 0:
+        prev_start = text.rfind("\n", 0, cur - 1) + 1
+        line = text[prev_start : cur - 1]
+        if _ACTION_HEADING.match(line):
+            return True
+        if not _BULLET_LINE.match(line):
+            return False
+        cur = prev_start
+    return False
+
+
 def _recurring_cell_initials(text: str, m: re.Match[str]) -> bool:
     """Lower-case initials in a table's cell, in two cells or more (one such cell may be a word's
     abbreviation, ``| neg |``), that are no unit, route, function word, abbreviation or word."""
@@ -249,6 +272,17 @@ def staff_initial_patterns() -> list[Pattern]:
             flags=0,
             validate=_capital_group,
             gate=(":",),
+        ),
+        Pattern(
+            "staff_initials_action_item",
+            # "ACTION ITEMS\n- RP: schedule case 1 visit": the owner of each item of an action-item list.
+            r"(?m)^[ \t]*[-*•][ \t]*(?P<i>[A-Z]{2,3})[ \t]*:",
+            PhiType.DOCTOR,
+            score=_SCORE,
+            group="i",
+            flags=0,
+            validate=_action_item_owner,
+            gate=("action", "follow-up items", "assignments"),
         ),
         Pattern(
             "staff_initials_table_column",
