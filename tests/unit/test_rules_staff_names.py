@@ -22,6 +22,7 @@ def people(text: str) -> set[tuple[str, PhiType]]:
         ('Twin A, called "Bao" by her parents.', "Bao", PhiType.PATIENT),
         ('Under the east ramp, "Dusty" (real name withheld) declined a ride.', "Dusty", PhiType.PATIENT),
         ('name given: "Rocky"   legal name on file', "Rocky", PhiType.PATIENT),
+        ('PATIENT: LI, MEI-HUA (prefers "May")   MRN RV-01', "May", PhiType.PATIENT),
     ],
 )
 def test_given_names_by_their_place(text: str, name: str, type_: PhiType) -> None:

@@ -6,9 +6,9 @@ colon, before a credential, or in quotes after a naming word.
   ``Interpreter: Somali``). DOCTOR.
 * **Before a credential** (``reviewed by Ama, RN``, ``Tuyet, LPN``): one capitalised word, a comma and a
   credential in capitals. DOCTOR.
-* **In quotes after a naming word** (``called "An" by her parents``, ``name given: "Rocky"``) or before
-  a legal name (``"Pops" (real name Harlan Mayweather)``): one capitalised word, or two or three
-  capitals, in quotes. PATIENT (the person the note is about or one of theirs; span hygiene spreads the
+* **In quotes after a naming word** (``called "An" by her parents``, ``name given: "Rocky"``,
+  ``prefers "May"``) or before a legal name (``"Pops" (real name Harlan Mayweather)``): one
+  capitalised word, or two or three capitals, in quotes. PATIENT (the person the note is about or one of theirs; span hygiene spreads the
   name to its other mentions).
 
 Guards: the word is no credential, title, language or abbreviation in capitals; after a label or before
@@ -103,14 +103,14 @@ def staff_name_patterns() -> list[Pattern]:
         ),
         Pattern(
             "quoted_given_name",
-            r"(?i:\b(?:called|named|nicknamed|goes[ \t]+by|known[ \t]+as|aka|name[ \t]+given))[ \t]*:?[ \t]*"
+            r"(?i:\b(?:called|named|nicknamed|goes[ \t]+by|known[ \t]+as|aka|name[ \t]+given|prefers|preferred(?:[ \t]+name)?))[ \t]*:?[ \t]*"
             r"[\"\u201c](?P<n>[A-Z][a-z]{1,14}|[A-Z]{2,3})[\"\u201d]",
             PhiType.PATIENT,
             score=_SCORE,
             group="n",
             flags=0,
             validate=_quoted,
-            gate=("called", "named", "goes", "known", "aka", "name"),
+            gate=("called", "named", "goes", "known", "aka", "name", "prefer"),
         ),
         Pattern(
             "quoted_name_before_real_name",
