@@ -23,6 +23,8 @@ def people(text: str) -> set[tuple[str, PhiType]]:
         ('Under the east ramp, "Dusty" (real name withheld) declined a ride.', "Dusty", PhiType.PATIENT),
         ('name given: "Rocky"   legal name on file', "Rocky", PhiType.PATIENT),
         ('PATIENT: LI, MEI-HUA (prefers "May")   MRN RV-01', "May", PhiType.PATIENT),
+        ("7. \"Hi, it's Precious, the nurse from Lanternlight\"", "Precious", PhiType.PATIENT),
+        ("VM 09:10: this is Ty from transport", "Ty", PhiType.PATIENT),
     ],
 )
 def test_given_names_by_their_place(text: str, name: str, type_: PhiType) -> None:
@@ -42,3 +44,9 @@ def test_given_names_by_their_place(text: str, name: str, type_: PhiType) -> Non
 def test_no_given_name_there(text: str) -> None:
     found = {v for v, _ in people(text)}
     assert not found & {"Present", "Reviewed", "Somali", "Bethlehem", "Varga"}, found
+
+
+@pytest.mark.parametrize("text", ["It's Monday.", "it is June, and warm", "This is Important, please read", "it's OK to call"])
+def test_no_introduction_of_a_month_weekday_word_or_abbreviation(text: str) -> None:
+    spans = build_rule_detector().detect(EnrichedNote("t", text))
+    assert not [s for s in spans if s.type is PhiType.PATIENT]

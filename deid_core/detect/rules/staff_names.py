@@ -11,6 +11,10 @@ colon, before a credential, or in quotes after a naming word.
   capitalised word, or two or three capitals, in quotes. PATIENT (the person the note is about or one of theirs; span hygiene spreads the
   name to its other mentions).
 
+* **Introducing oneself** (``Hi, it's Precious, the nurse``, ``this is Ty from transport``): one
+  capitalised given name or unknown word after "this is" or "it's", before a comma, a full stop, a
+  parenthesis or "from", "with", "calling". PATIENT; not a month or weekday (``it's Monday.``).
+
 Guards: the word is no credential, title, language or abbreviation in capitals; after a label or before
 a credential no function or ordinary word either (``Nurse: Present``, ``Reviewed, RN``; a name that is
 also a word, ``Hope``, is left to the name detectors, which read it with its other evidence). After a
@@ -79,6 +83,21 @@ def _quoted(text: str, m: re.Match[str]) -> bool:
     return not _no_name(m.group("n"), quoted=True)
 
 
+_CALENDAR_WORD = re.compile(
+    r"(?:Jan|Feb|Mar|Apr|May|June?|July?|Aug|Sept?|Oct|Nov|Dec|Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*"
+)
+
+
+def _introduced(text: str, m: re.Match[str]) -> bool:
+    """``Hi, this is Precious, the nurse``: a given name (a word too, perhaps) or a word no dictionary
+    knows; not a month or weekday (``it's Monday.``), a credential or an abbreviation."""
+    word = m.group("n")
+    if _no_name(word) or _CALENDAR_WORD.fullmatch(word):
+        return False
+    lex = load_lexicons()
+    return word.lower() in lex.first_names or not lex.is_word(word)
+
+
 def staff_name_patterns() -> list[Pattern]:
     return [
         Pattern(
@@ -111,6 +130,18 @@ def staff_name_patterns() -> list[Pattern]:
             flags=0,
             validate=_quoted,
             gate=("called", "named", "goes", "known", "aka", "name", "prefer"),
+        ),
+        Pattern(
+            "self_introduction",
+            # "Hi, this is Precious, the nurse from...", "it's Ty from transport": a caller names herself.
+            r"(?i:\b(?:this[ \t]+is|it['\u2019]s|it[ \t]+is))[ \t]+(?P<n>[A-Z][a-z]{1,14})"
+            r"(?=[ \t]*(?:[,.(;!]|(?i:from|with|at|calling|here)\b))",
+            PhiType.PATIENT,
+            score=_SCORE,
+            group="n",
+            flags=0,
+            validate=_introduced,
+            gate=("this is", "it's", "it is", "it\u2019s"),
         ),
         Pattern(
             "quoted_name_before_real_name",
