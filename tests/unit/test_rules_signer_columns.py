@@ -53,3 +53,4 @@ def test_other_columns_roles_relations_and_headers_are_no_initials(text: str) ->
 def test_given_names_under_a_nurse_column_but_no_words() -> None:
     text = "CHAIR | IN    | REGIMEN     | RN  | COMMENTS\nC3    | 07:45 | FOLFOX C4D1 | Bo  | port ok\nC4    | 08:10 | FOLFIRI     | An  | -\nC5    | 08:30 | AC          | Security | -\n"
     assert found(text) == {("Bo", D), ("An", D)}
+

@@ -1,18 +1,17 @@
 """A table's signer column: initials in the cells under a header that says who did it.
 
-Flowsheets, logs and audit tables end each row with who did it (``| by |``, ``| init |``,
-``| staff |``), and those cells hold initials, one or a few (``| OA, TV, security |``,
-``| RA / CRNA Pham |``). Under such a header the column is the evidence: a cell's part of two to four
-letters in one case is a staff member's initials even when it spells a clinical abbreviation or a word
-elsewhere (``| AF |``, ``| RA |``, ``| xr |``, ``| ah |``), which the other initials rules refuse without
-it. Roles, credentials, relations and function words are no initials there (``| RN |``, ``| PT |``,
-``| mom |``, ``| and |``), nor the patient or nobody (``| pt |``, ``| none |``). A part with a digit and
-lower-case letters is a login (``| jdelacruz2 |``). A capitalised word there is a person when it is a
-given name or no dictionary word (``| Bo |``, ``| An |``, ``| Ximo |``; not ``| Security |``).
+Flowsheets, logs and audit tables end each row with who did it (``| by |``, ``| init |``, ``| RN |``),
+and those cells hold initials, one or a few (``| OA, TV, security |``, ``| RA / CRNA Pham |``). Under
+such a header the column is the evidence: a cell's part of two to four letters in one case is a staff
+member's initials even when it spells a clinical abbreviation or a word elsewhere (``| AF |``,
+``| RA |``, ``| xr |``, ``| ah |``), which the other initials rules refuse without it. Roles,
+credentials, relations and function words are no initials there (``| RN |``, ``| PT |``, ``| mom |``,
+``| and |``), nor the patient or nobody (``| pt |``, ``| none |``). A part with a digit and lower-case
+letters is a login (``| jdelacruz2 |``). A capitalised word there is a person when it is a given name
+or no dictionary word (``| Bo |``, ``| An |``, ``| Ximo |``; not ``| Security |``). DOCTOR.
 
-A table is a run of lines holding a ``|``; its header is the run's first line, and a cell is found by
-counting the ``|`` before it on its line, so a table without outer pipes (``21:55 | hold | OA``) reads
-the same. Header words are data (``staff_marks.yaml``, ``signer_columns``).
+Tables are read by ``deid_core.detect.tables``. Header words are data (``staff_marks.yaml``,
+``signer_columns``).
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ import re
 
 from deid_core.detect.base import Pattern
 from deid_core.detect.rules.staff_initials import credential_words
+from deid_core.detect.tables import header_of
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType
 
@@ -36,37 +36,11 @@ _LOGIN = re.compile(r"[a-z][a-z._]{1,15}\d{1,3}")
 _NOT_SIGNERS = frozenset({"pt", "self", "na", "none", "unk", "tbd", "yes", "no", "ok"})
 
 
-def _line_bounds(text: str, pos: int) -> tuple[int, int]:
-    start = text.rfind("\n", 0, pos) + 1
-    end = text.find("\n", pos)
-    return start, len(text) if end < 0 else end
-
-
-def _header_cell(text: str, pos: int) -> tuple[str, bool] | None:
-    """The header of the cell holding ``pos``, lower case, and whether ``pos`` is on the header line;
-    ``None`` when its line is not in a table."""
-    start, end = _line_bounds(text, pos)
-    index = text.count("|", start, pos)
-    if index == 0 and text[start:end].lstrip().startswith("|"):
-        return None
-    head_start = start
-    while head_start > 0:
-        prev_start, _ = _line_bounds(text, head_start - 1)
-        if "|" not in text[prev_start : head_start - 1]:
-            break
-        head_start = prev_start
-    _, head_end = _line_bounds(text, head_start)
-    cells = text[head_start:head_end].split("|")
-    if index >= len(cells):
-        return None
-    return " ".join(cells[index].split()).lower().rstrip(":"), head_start == start
-
-
 def _signer_cell(text: str, m: re.Match[str]) -> bool:
     part = m.group("i")
     if _LOGIN.fullmatch(part) is None and not _signer_word(part):
         return False
-    found = _header_cell(text, m.start("i"))
+    found = header_of(text, m.start("i"))
     if found is None:
         return False
     header, on_header = found
