@@ -16,7 +16,7 @@ def usernames(text: str) -> set[str]:
 @pytest.mark.parametrize(
     ("text", "name"),
     [("She uses the clinic app, user tavi.r.88.", "tavi.r.88"), ("Posts under the handle quiet_owl_7 nightly.", "quiet_owl_7"),
-     ("Portal user mkeane42 locked out.", "mkeane42")],
+     ("Portal user mkeane42 locked out.", "mkeane42"), ("District login used: acastellanos   -- ac", "acastellanos")],
 )
 def test_a_handle_after_user_or_handle(text: str, name: str) -> None:
     assert name in usernames(text)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from deid_core.detect.lexical.attendees import AttendeeDetector
 from deid_core.detect.lexical.people import PeopleDetector
 from deid_core.detect.lexical.person_columns import PersonColumnDetector
 from deid_core.detect.lexical.places import PlacesDetector
@@ -29,6 +30,7 @@ class LexiconDetector:
     professions: ProfessionDetector
     speakers: SpeakerDetector
     columns: PersonColumnDetector
+    attendees: AttendeeDetector
     name: str = SOURCE
 
     def detect(self, note: EnrichedNote) -> list[Span]:
@@ -38,6 +40,7 @@ class LexiconDetector:
         spans = [
             *self.people.spans(view), *self.places.spans(view), *self.professions.spans(view),
             *self.speakers.spans(note.text), *self.columns.spans(note.text),
+            *self.attendees.spans(note.text),
         ]
         return sorted(spans, key=lambda s: (s.start, s.end, s.type.value))
 
@@ -45,7 +48,8 @@ class LexiconDetector:
 def build_lexicon_detector(lexicons: Lexicons | None = None) -> LexiconDetector:
     lex = load_lexicons() if lexicons is None else lexicons
     return LexiconDetector(
-        PeopleDetector(lex), PlacesDetector(lex), ProfessionDetector(lex), SpeakerDetector(lex), PersonColumnDetector(lex)
+        PeopleDetector(lex), PlacesDetector(lex), ProfessionDetector(lex), SpeakerDetector(lex), PersonColumnDetector(lex),
+        AttendeeDetector(lex),
     )
 
 

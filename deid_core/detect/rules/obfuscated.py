@@ -188,7 +188,7 @@ def obfuscated_patterns() -> list[Pattern]:
         Pattern(
             "username_cued",
             r"(?<![A-Za-z])(?:user\s?name|user\s?id|login|log-in|screen\s?name|portal\s+(?:user\s?name|user\s?id|user|id|account))"
-            r"\s*(?:is|was|of)?\s*[:=#]?\s*[\"'“]?([A-Za-z0-9][A-Za-z0-9_.\-]{2,30})(?<![.\-])",
+            r"\s*(?:is|was|of|used)?\s*[:=#]?\s*[\"'“]?([A-Za-z0-9][A-Za-z0-9_.\-]{2,30})(?<![.\-])",
             PhiType.USERNAME,
             score=0.8,
             group=1,
