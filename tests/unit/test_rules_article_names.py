@@ -25,6 +25,9 @@ def patients(text: str) -> list[str]:
         "An (a barista) called 911.",
         "Collateral by phone from An, 03:50.",
         "An asked about adult day care.",
+        "Mrs. Phan prefers that An hear everything first.",
+        "She moved to live with An here in 2019.",
+        "An lives nearby.",
     ],
 )
 def test_an_where_no_article_can_stand_is_a_name(text: str) -> None:
@@ -40,6 +43,9 @@ def test_an_where_no_article_can_stand_is_a_name(text: str) -> None:
         "Plan: an is-it-safe check.",
         "There was an (unclear) episode.",
         "An s/p appendectomy patient.",
+        "An analysis showed no change.",
+        "An abscess was drained.",
+        "An agreed-upon plan.",
     ],
 )
 def test_the_article_is_no_name(text: str) -> None:

@@ -142,3 +142,10 @@ def test_the_owners_of_action_items_are_staff() -> None:
 @pytest.mark.parametrize("text", ["PLAN\n- HTN: lisinopril\n- RP: x", "Notes\n- RP: no action heading", "ACTION ITEMS\n- BP: recheck"])
 def test_bullets_elsewhere_or_clinical_abbreviations_own_nothing(text: str) -> None:
     assert doctors(text) == set()
+
+
+def test_a_blank_aligned_column_of_initials_on_three_lines_or_more() -> None:
+    text = "0745  B     door ajar            kp\n0800  M     breakfast            kp\n0815  T     meds given           kp\n"
+    assert doctors(text) == {"kp"}
+    assert doctors("0745  dose        mg\n0800  dose        mg\n0815  dose        mg\n") == set()
+    assert doctors("0745  B     door ajar            kp\n0800  M     breakfast            kp\n") == set()

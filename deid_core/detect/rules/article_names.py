@@ -5,7 +5,8 @@ cannot stand: ``An is a pharmacy technician``, ``Close friends An and Quinn``, `
 The article precedes a noun or an adjective, never a verb, a conjunction, a possessive or punctuation,
 so a capitalised ``An`` before one of those is a person (PATIENT: the note's patient or one of theirs;
 span hygiene does not spread function words, so each mention is read on its own). Not before an
-adjective in ``-ed`` (``An elevated troponin``): only the verbs listed here. The names are data
+adjective in ``-ed`` (``An elevated troponin``): only the verbs and adverbs listed here, and verbs in
+``-s`` that no noun's ending makes (``An lives here``; not ``An analysis``, ``An abscess``). The names are data
 (``article_names`` in cues.yaml).
 """
 
@@ -20,7 +21,10 @@ from schemas import PhiType
 _SCORE = 0.7
 _NOT_AFTER_ARTICLE = (
     r"(?=['’]s\b|[ \t]*(?:[,;:)]|\((?!s\))|$)|[ \t]+(?:is|was|has|had|and|or|&|did|does|says|said|asked|called|"
-    r"came|went|will|would|can|could|may|might)\b)"
+    r"came|went|will|would|can|could|may|might|here|there|now|too|also|again|today|yesterday|tomorrow|"
+    r"hear|signed|co-signed|"
+    # a verb in -s ("An knows", "An lives"); not a noun in -is, -us or -ss ("An analysis", "An abscess")
+    r"[a-z]+[^siu\W]s)\b(?!-))"
 )
 
 

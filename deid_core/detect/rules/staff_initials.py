@@ -21,6 +21,8 @@ before a credential, and lower-case initials or names right after a staff role w
   bullet of the list under such a heading.
 * **A table's column of initials** (``| -1 | 1 | gh``): two or three lower-case letters alone in a cell,
   in two cells or more, that are no word or abbreviation.
+* **A log's column of initials aligned by blanks** (``0745  B   door ajar        kp``): two or three
+  lower-case letters ending three lines or more after a column gap, no unit, route or abbreviation.
 * **Signing an entry** (``ECH - signed 11/20/25``, ``SDA - documented``, ``Documented by RDI 11/22/25``,
   ``written by AN;``): capitals at a line's start before a signing verb, or after "<verb> by".
 * **A signing field** (``Signed: HK /``, ``attestation: KM``, ``asst: DM``): capitals after a signing or
@@ -174,6 +176,16 @@ def _recurring_cell_initials(text: str, m: re.Match[str]) -> bool:
     return len(cells) >= 2
 
 
+def _recurring_line_end_initials(text: str, m: re.Match[str]) -> bool:
+    """Lower-case initials ending three lines or more after a column gap (a log's signer column without
+    pipes, ``... door ajar        kp``), that are no unit, route, abbreviation or credential."""
+    ini = m.group("i")
+    lex = load_lexicons()
+    if not_initials(ini) or ini in credential_words() or ini in lex.cues["clinical_abbreviations"]:
+        return False
+    return len(re.findall(rf"(?m)[ \t]{{3,}}{ini}[ \t]*$", text)) >= 3
+
+
 def _capital_group(text: str, m: re.Match[str]) -> bool:
     """The match's initials ``i`` (after a discipline, or signing an entry) pass ``capital_initials``."""
     return capital_initials(m.group("i"))
@@ -295,6 +307,16 @@ def staff_initial_patterns() -> list[Pattern]:
             flags=0,
             validate=_recurring_cell_initials,
             gate=("|",),
+        ),
+        Pattern(
+            "staff_initials_gap_column",
+            # "0745  B     door ajar                 kp": a log's last column of initials, aligned by blanks.
+            r"(?m)[ \t]{3,}(?P<i>[a-z]{2,3})[ \t]*$",
+            PhiType.DOCTOR,
+            score=_SCORE,
+            group="i",
+            flags=0,
+            validate=_recurring_line_end_initials,
         ),
         Pattern(
             "staff_initials_signing",
