@@ -1,7 +1,7 @@
 """People listed after a meeting's attendance cue: ``Present: Deb (nurse mgr), Ama (charge), Tor (PT)``,
 ``Present: Drs. Oduya, Matsumoto-Reyes, Pilar Esquivel (radiology), Fennimore (pathology)``.
 
-The cue (``attendance_cues`` in staff_marks.yaml) and its colon open a list on one line; its items are
+The cue (``attendance_cues`` in staff_marks.yaml) opening a line and its colon open a list on one line; its items are
 separated by commas, semicolons, ``and`` or ``&``. An item that opens with a capitalised word (after
 ``Dr.`` or ``Drs.`` perhaps) names a person by its leading capitalised words when one of them is a
 listed given name or surname, is no ordinary word, or is a short given name (``Tor``, ``Ama``, ``Li``).
@@ -45,7 +45,10 @@ class AttendeeDetector:
         self._lex = lexicons
         cues = lexicons.cues
         words = "|".join(sorted(map(re.escape, cues["attendance_cues"]), key=len, reverse=True))
-        self._cue = re.compile(rf"(?im)\b(?:{words})\b[^\n:]{{0,16}}:[ \t]*(?P<list>[^\n]+)")
+        # At a line's start (a bullet perhaps), as minutes write it; the cue, a few words, its colon.
+        self._cue = re.compile(rf"(?im)^[ \t]*(?:[-*•][ \t]*)?(?:{words})\b[^\n:]{{0,16}}:[ \t]*(?P<list>[^\n]+)")
+        # Speed: the first word of each cue, to skip notes that have none before running the regex.
+        self._gate = tuple(sorted({c.split()[-1] for c in cues["attendance_cues"]}))
         self._roles = cues["staff"] | cues["discipline_roles"] | cues["relations"] | cues["titles"]
         self._credentials = cues["credentials"] | cues["not_names"]
         self._function = cues["function_words"]
@@ -54,6 +57,9 @@ class AttendeeDetector:
 
     def spans(self, text: str) -> list[Span]:
         if ":" not in text:
+            return []
+        lowered = text.lower()
+        if not any(g in lowered for g in self._gate):
             return []
         out: list[Span] = []
         for m in self._cue.finditer(text):
