@@ -743,3 +743,18 @@ def test_a_hyphenated_town_or_word_pair_is_no_given_name() -> None:
     text = "Moved from Winston-Salem. Long-Term care. Mary-Go-Round."
     spans = build_lexicon_detector().detect(EnrichedNote("t", text))
     assert not any("-" in text[s.start : s.end] for s in spans if s.type is PhiType.PATIENT)
+
+
+@pytest.mark.parametrize("text", [
+    "He is a bakery production supervisor. Enclosed space? Partly.",
+    "Reviewed with the radiology tech. Girlfriend Nadege is a CNA.",
+])
+def test_a_cue_ending_its_sentence_does_not_name_the_next_sentence_s_ordinary_first_word(text: str) -> None:
+    spans = build_lexicon_detector().detect(EnrichedNote("t", text))
+    assert not [s for s in spans if s.explanation.startswith("cue=") and text[s.start : s.end] in {"Enclosed", "Girlfriend"}]
+
+
+def test_a_cue_before_a_name_opening_the_next_sentence_still_names_it() -> None:
+    text = "Lives with his wife. Marguerite came today."
+    spans = build_lexicon_detector().detect(EnrichedNote("t", text))
+    assert "Marguerite" in {text[s.start : s.end] for s in spans}

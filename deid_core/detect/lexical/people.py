@@ -238,10 +238,11 @@ class PeopleDetector:
     def _sentence_opener(self, tok: Token) -> bool:
         """After a colon the cue introduces what someone said ("from his daughter: Weight gain ..."):
         a capitalised ordinary word that is only a surname opens that sentence; a first name
-        ("daughter: Grace") is still the person."""
+        ("daughter: Grace") is still the person. Ordinary words include the wider vocabulary's
+        (``Enclosed``), which lists no name."""
         low = _bare_low(tok)
         lex = self._lex
-        return tok.is_title and lex.is_word(low) and low not in lex.first_names
+        return tok.is_title and lex.in_use(low) and low not in lex.first_names
 
     def _cued_first(self, tok: Token, kind: str) -> bool:
         lex = self._lex
