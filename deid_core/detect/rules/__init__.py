@@ -26,6 +26,7 @@ from deid_core.detect.rules.signoffs import signoff_patterns
 from deid_core.detect.rules.staff_initials import staff_initial_patterns
 from deid_core.detect.rules.staff_names import staff_name_patterns
 from deid_core.detect.rules.state_after_town import state_after_town_patterns
+from deid_core.detect.rules.typed_columns import typed_column_patterns
 from deid_core.detect.rules.union_locals import union_local_patterns
 from deid_core.detect.rules.work_phrases import work_phrase_patterns
 from schemas import EnrichedNote, Span
@@ -38,7 +39,7 @@ def rule_patterns() -> list[Pattern]:
     return [
         *date_patterns(), *age_patterns(), *contact_patterns(), *obfuscated_patterns(), *id_patterns(), *location_patterns(),
         *signoff_patterns(), *staff_initial_patterns(), *signer_column_patterns(), *staff_name_patterns(), *article_name_patterns(), *initials_list_patterns(), *initials_legend_patterns(), *room_patterns(), *event_date_patterns(),
-        *state_after_town_patterns(), *work_phrase_patterns(), *union_local_patterns(),
+        *state_after_town_patterns(), *work_phrase_patterns(), *union_local_patterns(), *typed_column_patterns(),
     ]
 
 
