@@ -9,7 +9,7 @@ from schemas import EnrichedNote, PhiType
 
 def typed(text: str) -> list[tuple[str, str]]:
     spans = build_rule_detector().detect(EnrichedNote("t", text))
-    return [(text[s.start : s.end], s.type.value) for s in spans if s.type in (PhiType.DATE, PhiType.ROOM)]
+    return [(text[s.start : s.end], s.type.value) for s in spans if s.type in (PhiType.DATE, PhiType.ROOM, PhiType.AGE)]
 
 
 def test_dates_and_rooms_under_their_headers() -> None:
