@@ -115,11 +115,29 @@ TWENTY_THIRD = DevSet(
 TWENTY_SECOND = DevSet(
     ROOT / "eval" / "handwritten_dev22", "hwdevv", min_notes=26, min_spans=1450, note_chars=(1000, 3600), absent=("URL",)
 )
+TWENTY_EIGHTH = DevSet(
+    ROOT / "eval" / "handwritten_dev28", "hwdevab", min_notes=26, min_spans=1300, note_chars=(1000, 3600)
+)
+TWENTY_NINTH = DevSet(
+    ROOT / "eval" / "handwritten_dev29", "hwdevac", min_notes=26, min_spans=1500, note_chars=(1000, 3600)
+)
+THIRTIETH = DevSet(
+    ROOT / "eval" / "handwritten_dev30", "hwdevad", min_notes=26, min_spans=1350, note_chars=(1000, 3600)
+)
+THIRTY_FIRST = DevSet(
+    ROOT / "eval" / "handwritten_dev31", "hwdevae", min_notes=26, min_spans=1400, note_chars=(1000, 3600)
+)
+THIRTY_SECOND = DevSet(
+    ROOT / "eval" / "handwritten_dev32", "hwdevaf", min_notes=26, min_spans=1200, note_chars=(1000, 3600)
+)
+THIRTY_THIRD = DevSet(
+    ROOT / "eval" / "handwritten_dev33", "hwdevag", min_notes=26, min_spans=1600, note_chars=(1000, 3600), absent=("ACCOUNT",)
+)
 ALL = (FIRST, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH, TWELFTH, THIRTEENTH, FOURTEENTH,
-       FIFTEENTH, SIXTEENTH, SEVENTEENTH, EIGHTEENTH, NINETEENTH, TWENTIETH, TWENTY_FIRST, TWENTY_SIXTH, TWENTY_SEVENTH, TWENTY_FIFTH, TWENTY_FOURTH, TWENTY_THIRD, TWENTY_SECOND)
+       FIFTEENTH, SIXTEENTH, SEVENTEENTH, EIGHTEENTH, NINETEENTH, TWENTIETH, TWENTY_FIRST, TWENTY_SIXTH, TWENTY_SEVENTH, TWENTY_FIFTH, TWENTY_FOURTH, TWENTY_THIRD, TWENTY_SECOND, TWENTY_EIGHTH, TWENTY_NINTH, THIRTIETH, THIRTY_FIRST, THIRTY_SECOND, THIRTY_THIRD)
 NAMES = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
          "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
-         "twentieth", "twenty-first", "twenty-sixth", "twenty-seventh", "twenty-fifth", "twenty-fourth", "twenty-third", "twenty-second"]
+         "twentieth", "twenty-first", "twenty-sixth", "twenty-seventh", "twenty-fifth", "twenty-fourth", "twenty-third", "twenty-second", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second", "thirty-third"]
 SETS = pytest.mark.parametrize("dev", ALL, ids=NAMES)
 
 FREQUENT = ("PATIENT", "DOCTOR", "PROFESSION", "HOSPITAL", "ORGANIZATION", "CITY", "AGE", "DATE", "PHONE")
