@@ -20,6 +20,9 @@ the lexicon's person spans when
   place names (``West``, ``El``, ``Lake``), no last word that ends the names of facilities, schools
   or firms (``General``, ``High``, ``Partners``); all of these are data in the lexicon's cues.
 
+One word in capitals that only a surname list knows (no first name, word or place) is a PATIENT when the
+tagger calls it a place (``INR 9.4 on ESTRADA``: a log writing surnames in capitals).
+
 Two cuts: a title, rank or staff role before the lexicon's person (``Lt. Harriet Mobley``, tagged
 ORGANIZATION) leaves the person alone, the role word is no PHI; a room or ward that is a number and a
 person (``Cot 203  Amos Whitcombe``, ``grandkids (Finn 7, Orla 4)`` where a rule read the age) is split
@@ -78,6 +81,7 @@ class TypeVote:
     surnames: frozenset[str] = frozenset()
     city_names: frozenset[str] = frozenset()
     role_words: frozenset[str] = frozenset()
+    words: frozenset[str] = frozenset()
 
     def vote(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """``spans`` with tagger place and room types replaced by the lexicon's person type where the vote
@@ -86,6 +90,7 @@ class TypeVote:
             self._region(text, s) if s.sources == {TAGGER} and s.type in REGION_TYPES | PERSON_TYPES else s
             for s in spans
         ]
+        spans = [self._caps_surname(text, s) if s.sources == {TAGGER} and s.type in PLACE_TYPES else s for s in spans]
         persons = [s for s in spans if LEXICON in s.sources and s.type in PERSON_TYPES]
         if not persons:
             return spans
@@ -97,6 +102,19 @@ class TypeVote:
             else:
                 out.append(s)
         return out
+
+    def _caps_surname(self, text: str, span: Span) -> Span:
+        """One word in capitals that only a surname list knows (``INR 9.4 on ESTRADA``): a patient in a
+        log that writes surnames in capitals, not a place; a town, a state or a country keeps its type."""
+        value = text[span.start : span.end]
+        low = value.lower()
+        if not (value.isupper() and value.isalpha() and len(value) >= 4) or low not in self.surnames:
+            return span
+        if low in self.first_names or low in self.city_names or low in self.state_names or low in self.country_names:
+            return span
+        if low in self.words:
+            return span
+        return replace(span, type=PhiType.PATIENT)
 
     def _region(self, text: str, span: Span) -> Span:
         name = " ".join(text[span.start : span.end].split()).lower()
@@ -165,4 +183,5 @@ def build_type_vote(lexicons: Lexicons | None = None) -> TypeVote:
         cues["place_first_words"], frozenset(heads | cues["place_last_words"]),
         frozenset(lex.us_states.values()), lex.countries, lex.first_names, lex.surnames, lex.cities,
         frozenset(w for key in ("titles", "officer_titles", "staff", "extra_roles", "initial_roles") for w in cues[key]),
+        lex.common_words | lex.vocabulary,
     )

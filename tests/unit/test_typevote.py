@@ -131,3 +131,9 @@ def test_a_ward_read_into_a_name_and_an_age_is_the_person() -> None:
     out = build_type_vote().vote(text, [ward, name, age])
     assert (text[out[0].start : out[0].end], out[0].type) == ("Finn", PhiType.PATIENT)
     assert build_type_vote().vote(text, [ward, name])[0] == ward  # no rule's age: a ward ("Hartwell 4") stays
+
+
+def test_one_surname_in_capitals_read_as_a_place_is_a_patient() -> None:
+    text = "0612 INR 9.4 on ESTRADA. Called the manor. Transfer to DENVER. Seen at MERCY."
+    spans = [_at(text, w, PhiType.HOSPITAL, "tagger", 0.9) for w in ("ESTRADA", "DENVER", "MERCY")]
+    assert [s.type for s in build_type_vote().vote(text, spans)] == [PhiType.PATIENT, PhiType.HOSPITAL, PhiType.HOSPITAL]
