@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from deid_core.detect.rules import build_rule_detector
 from schemas import EnrichedNote, PhiType
 
@@ -20,3 +22,18 @@ def test_no_legend_without_a_name_and_no_credential_after_a_comma() -> None:
     assert doctors("pH = 7.4; BP = Normal Range") == []
     text = "DO = Dara Osei\nSeen by Ann Lee, DO."
     assert "DO" in doctors(text) and doctors(text).count("DO") == 1
+
+
+def test_initials_in_parentheses_after_the_name_they_abbreviate() -> None:
+    text = "Technicians: Noor Saleh (NS), Jo Whitcombe (JW)\nSession 3 by JW, motor threshold. NS to recheck."
+    spans = build_rule_detector().detect(EnrichedNote("t", text))
+    found = sorted(text[s.start : s.end] for s in spans if s.type is PhiType.DOCTOR)
+    assert found == ["JW", "JW", "Jo Whitcombe", "NS", "NS", "Noor Saleh"]
+
+
+@pytest.mark.parametrize("text", [
+    "Seen at Kestrel Bay Hospital (KBH) on 3/4.", "Chronic Obstructive (CO) disease", "Noor Saleh (RN) checked.",
+])
+def test_no_initials_of_a_place_a_phrase_or_a_credential(text: str) -> None:
+    spans = build_rule_detector().detect(EnrichedNote("t", text))
+    assert not [s for s in spans if s.type is PhiType.DOCTOR and text[s.start : s.end].isupper()]

@@ -1,4 +1,5 @@
-"""Initials that a legend defines (``RA = Rosa Aguilar; LV = Lam Vu``, ``jt = Jenna Tolliver``): the
+"""Initials that a legend defines (``RA = Rosa Aguilar; LV = Lam Vu``, ``jt = Jenna Tolliver``, or a
+name and its initials in parentheses, ``Jo Whitcombe (JW)``, when the letters are the name's): the
 initials stand for that person wherever the note uses them, in a medication grid's cells (``| RA | LV |``)
 or a shift note's ``(KM)``.
 
@@ -12,6 +13,7 @@ note; an occurrence right after a comma is still a credential (``Ann Lee, DO``) 
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from deid_core.detect.base import Pattern
 from deid_core.lexicon import load_lexicons
@@ -37,6 +39,36 @@ def _name_and_uses(text: str, m: re.Match[str]) -> list[tuple[int, int, PhiType]
     return spans
 
 
+# "Jo Whitcombe (JW)": a name and, in parentheses, the initials it goes by in the note.
+_NAMED_INITIALS = r"(?<![\w'’\-])(?P<name>[A-Z][a-z'’]+(?:-[A-Z][a-z'’]+)?(?:[ \t]+[A-Z][a-z'’]+(?:-[A-Z][a-z'’]+)?){1,2})[ \t]*\((?P<i>[A-Z]{2,3})\)"
+
+
+def _initials_of_the_name(text: str, m: re.Match[str]) -> bool:
+    """The capitals are the name's words' first letters (``Noor Saleh (NS)``; ``Ana Lucia Ortiz (ALO)``,
+    ``Ana Ortiz-Reyes (AOR)`` counting a hyphen's parts too), a word of the name is a listed name or no
+    word in use, and none is a word of places' names (``Kestrel Bay Hospital (KBH)``)."""
+    words = m.group("name").split()
+    firsts = "".join(w[0] for w in words)
+    parts = "".join(p[0] for w in words for p in w.split("-"))
+    if m.group("i") not in (firsts, parts):
+        return False
+    lex = load_lexicons()  # a listed name, or a word no list knows; not "Chronic Obstructive (CO)"
+    found = re.findall(r"[A-Za-z]{2,}", m.group("name"))
+    if any(w.lower() in _place_words() for w in found):
+        return False  # "Kestrel Bay Hospital (KBH)", "Mercy Alder Regional (MAR)": a place's abbreviation
+    return any(lex.is_name(w) or not lex.in_use(w) for w in found)
+
+
+@cache
+def _place_words() -> frozenset[str]:
+    """Words that end or start the names of facilities, organisations and places (``Hospital``,
+    ``Regional``, ``Manor``, ``Living``, ``Saint``)."""
+    cues = load_lexicons().cues
+    keys = ("facility_heads", "organization_heads", "ward_tails", "place_last_words", "place_first_words",
+            "generic_facility_words", "extra_facility_heads", "extra_organization_heads")
+    return frozenset(w for key in keys for phrase in cues[key] for w in phrase.split())
+
+
 def initials_legend_patterns() -> list[Pattern]:
     return [
         Pattern(
@@ -49,5 +81,16 @@ def initials_legend_patterns() -> list[Pattern]:
             validate=_a_name,
             extra_spans=_name_and_uses,
             gate=("=",),
+        ),
+        Pattern(
+            "initials_after_name",
+            _NAMED_INITIALS,
+            PhiType.DOCTOR,
+            score=0.75,
+            group="i",
+            flags=0,
+            validate=_initials_of_the_name,
+            extra_spans=_name_and_uses,
+            gate=("(",),
         ),
     ]
