@@ -28,6 +28,8 @@ def found(detector, text: str) -> set[tuple[str, str]]:
         ("Seen by Dr. Vance of Tamsworth Orthopaedic Associates.", "Tamsworth Orthopaedic Associates", "HOSPITAL"),
         ("Referred to Corrin Bay Meals on Wheels for lunches.", "Corrin Bay Meals on Wheels", "ORGANIZATION"),
         ("Prenatal care at Lindqvist Women's Health since May.", "Lindqvist Women's Health", "HOSPITAL"),
+        ("O2 from Apex Breath Supply (concentrator).", "Apex Breath Supply", "ORGANIZATION"),
+        ("Petition filed with the Tamsworth Probate Court today.", "Tamsworth Probate Court", "ORGANIZATION"),
     ],
 )
 def test_a_name_before_an_added_head_word(lexicon, text: str, name: str, type_: str) -> None:
@@ -54,7 +56,8 @@ def test_a_titled_person_before_of_is_not_part_of_the_body(lexicon, text: str, b
 
 @pytest.mark.parametrize(
     ("text", "name"),
-    [("Officer Quennell stayed at the bedside.", "Quennell"), ("Spoke with Sgt. Abernathy-Lowe by phone.", "Abernathy-Lowe")],
+    [("Officer Quennell stayed at the bedside.", "Quennell"), ("Spoke with Sgt. Abernathy-Lowe by phone.", "Abernathy-Lowe"),
+     ("Ofc. Lamberti reviewed the video.", "Lamberti")],
 )
 def test_an_officer_title_names_the_person_after_it(lexicon, text: str, name: str) -> None:
     assert (name, "PATIENT") in found(lexicon, text)
