@@ -27,6 +27,7 @@ from schemas import PhiType, Span
 SOURCE = "lexicon"
 _SCORE = 0.8
 _PLACED = re.compile(r"\b(?:from|in|near|outside|at)[ \t]+[A-Z][A-Za-z'’\-]*(?:[ \t]+[A-Z][A-Za-z'’\-]*)*$")
+_PLACE_LOOKBACK = 60  # characters before an item that may hold the place it follows ("from Halifax,")
 _SPECIALTY = ("ology", "iatry", "ics", "onc")
 # Team words that mark a member's role in parentheses ("Ama (charge)", "Li (pharm)").
 _TEAM_WORDS = frozenset({"charge", "pharm", "pharmacy", "primary", "bedside", "attending", "fellow", "resident", "intern"})
@@ -66,9 +67,11 @@ class AttendeeDetector:
             start, value = m.start("list"), m.group("list")
             # A list that marks anyone's role, credential or title is the staff's: all its people are DOCTOR.
             type_ = PhiType.DOCTOR if self._staff_marked(value) else PhiType.PATIENT
+            depth, seen = 0, 0
             for offset, item in _items(value):
-                before = value[:offset]
-                if before.count("(") > before.count(")") or self._after_place(before):
+                depth += value.count("(", seen, offset) - value.count(")", seen, offset)
+                seen = offset
+                if depth > 0 or self._after_place(value[max(0, offset - _PLACE_LOOKBACK) : offset]):
                     continue  # "(PGY1, Gold team)": inside a parenthesis; "Halifax, Nova Scotia": a place's region
                 found = self._person(item)
                 if found is not None:

@@ -13,7 +13,7 @@ note; an occurrence right after a comma is still a credential (``Ann Lee, DO``) 
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from deid_core.detect.base import Pattern
 from deid_core.lexicon import load_lexicons
@@ -32,11 +32,20 @@ def _a_name(text: str, m: re.Match[str]) -> bool:
 def _name_and_uses(text: str, m: re.Match[str]) -> list[tuple[int, int, PhiType]]:
     ini = m.group("i")
     spans = [(m.start("name"), m.end("name"), PhiType.DOCTOR)]
-    for use in re.finditer(rf"(?<![\w'’.\-/@]){ini}(?![\w'’\-@]|\.\w)", text):
-        if use.start() == m.start("i") or text[max(0, use.start() - 2) : use.start()].endswith((", ", ",")):
+    if _first_legends(text).get(ini) != m.start("i"):
+        return spans  # a later legend of the same initials: the first one gave their uses already
+    for start, end in _uses(text, ini):
+        if start == m.start("i") or text[max(0, start - 2) : start].endswith((", ", ",")):
             continue  # the legend itself; a credential after a name
-        spans.append((use.start(), use.end(), PhiType.DOCTOR))
+        spans.append((start, end, PhiType.DOCTOR))
     return spans
+
+
+@lru_cache(maxsize=64)
+def _uses(text: str, ini: str) -> tuple[tuple[int, int], ...]:
+    """The standalone uses of ``ini`` in ``text``, found once per note and initials (a hostile note of
+    many legends would otherwise be scanned once per legend)."""
+    return tuple(u.span() for u in re.finditer(rf"(?<![\w'’.\-/@]){ini}(?![\w'’\-@]|\.\w)", text))
 
 
 # "Jo Whitcombe (JW)": a name and, in parentheses, the initials it goes by in the note.
@@ -67,6 +76,23 @@ def _place_words() -> frozenset[str]:
     keys = ("facility_heads", "organization_heads", "ward_tails", "place_last_words", "place_first_words",
             "generic_facility_words", "extra_facility_heads", "extra_organization_heads")
     return frozenset(w for key in keys for phrase in cues[key] for w in phrase.split())
+
+
+@lru_cache(maxsize=8)
+def _first_legends(text: str) -> dict[str, int]:
+    """Where each initials' first valid legend stands in ``text`` (either form): only that legend adds the
+    initials' other uses, so a note of many legends yields each use once, not once per legend."""
+    first: dict[str, int] = {}
+    for regex, valid in ((_LEGEND_RE, _a_name), (_NAMED_RE, _initials_of_the_name)):
+        for m in regex.finditer(text):
+            ini = m.group("i")
+            if (ini not in first or m.start("i") < first[ini]) and valid(text, m):
+                first[ini] = m.start("i")
+    return first
+
+
+_LEGEND_RE = re.compile(_LEGEND)
+_NAMED_RE = re.compile(_NAMED_INITIALS)
 
 
 def initials_legend_patterns() -> list[Pattern]:

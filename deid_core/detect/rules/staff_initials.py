@@ -43,7 +43,7 @@ words are a choice (``yes/no``, ``he/him``), and after a role an ordinary word i
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from deid_core.detect.base import Pattern
 from deid_core.detect.rules.context import phrase_alternatives
@@ -152,7 +152,9 @@ def _action_item_owner(text: str, m: re.Match[str]) -> bool:
     if not capital_initials(m.group("i")):
         return False
     cur = text.rfind("\n", 0, m.start()) + 1  # the bullet's line
-    while cur > 0:
+    for _ in range(_MAX_ACTION_ITEMS):  # bounded: a hostile list of bullets must not make this quadratic
+        if cur <= 0:
+            return False
         prev_start = text.rfind("\n", 0, cur - 1) + 1
         line = text[prev_start : cur - 1]
         if _ACTION_HEADING.match(line):
@@ -161,6 +163,9 @@ def _action_item_owner(text: str, m: re.Match[str]) -> bool:
             return False
         cur = prev_start
     return False
+
+
+_MAX_ACTION_ITEMS = 40
 
 
 def _recurring_cell_initials(text: str, m: re.Match[str]) -> bool:
@@ -183,7 +188,17 @@ def _recurring_line_end_initials(text: str, m: re.Match[str]) -> bool:
     lex = load_lexicons()
     if not_initials(ini) or ini in credential_words() or ini in lex.cues["clinical_abbreviations"]:
         return False
-    return len(re.findall(rf"(?m)[ \t]{{3,}}{ini}[ \t]*$", text)) >= 3
+    return _line_end_counts(text).get(ini, 0) >= 3
+
+
+@lru_cache(maxsize=8)
+def _line_end_counts(text: str) -> dict[str, int]:
+    """How many lines end in each run of two or three lower-case letters after a column gap: counted once
+    per note, not once per candidate (a long log would make that quadratic)."""
+    counts: dict[str, int] = {}
+    for m in re.finditer(r"(?m)[ \t]{3,}([a-z]{2,3})[ \t]*$", text):
+        counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+    return counts
 
 
 def _capital_group(text: str, m: re.Match[str]) -> bool:
