@@ -39,3 +39,24 @@ def test_state_after_a_town(text: str, state: str, town: str) -> None:
 )
 def test_no_state_after_a_name_or_credential(text: str) -> None:
     assert not found(text, PhiType.STATE)
+
+
+@pytest.mark.parametrize(
+    ("text", "town", "state"),
+    [
+        ("lives alone in dubuque, ia (north end)", "dubuque", "ia"),
+        ("pharmacy on nw tumbleweed ct in bend, or. callback", "bend", "or"),
+        ("moved from normal, il.", "normal", "il"),
+        ("5521 old stage rd, eagle river, ak 99577", "eagle river", "ak"),
+    ],
+)
+def test_a_lower_case_town_and_its_code(text: str, town: str, state: str) -> None:
+    spans = build_rule_detector().detect(EnrichedNote("t", text))
+    got = {(text[s.start : s.end], s.type.value) for s in spans}
+    assert {(town, "CITY"), (state, "STATE")} <= got
+
+
+@pytest.mark.parametrize("text", ["walked to the bend, or.", "pain in chest, or back", "home in broken arrow, ok   cb"])
+def test_no_lower_case_town_without_the_gazetteer_a_preposition_or_a_clause_end(text: str) -> None:
+    spans = build_rule_detector().detect(EnrichedNote("t", text))
+    assert not [s for s in spans if s.type.value in ("CITY", "STATE")]

@@ -10,7 +10,9 @@ Place evidence is required, more for codes that are also credentials or abbrevia
 * an ambiguous code: the town is in the gazetteer and no person's name, or a preposition that never
   comes before a person's name stands before it (``in Dunmore, PA``).
 
-Never after a title (``Dr. Lee, MD``). The town is reported as CITY too.
+Never after a title (``Dr. Lee, MD``). The town is reported as CITY too. In a lower-case note the town
+must be the gazetteer's and the code end its clause (``lives in dubuque, ia (north end)``, ``in bend,
+or.``); a town that is also an ordinary word needs a place preposition (``from normal, il``).
 """
 
 from __future__ import annotations
@@ -54,6 +56,34 @@ def _town_evidence(text: str, m: re.Match[str]) -> bool:
     return after_comma and not any(lex.is_name(w) or lex.is_word(w) for w in words)
 
 
+def _lower_town_at(text: str, m: re.Match[str]) -> tuple[int, int] | None:
+    """The town before the code: the longest of the last one to three lower-case words that the
+    gazetteer knows as a town and that holds no first name; a town that is also an ordinary word
+    (``normal``, ``reading``) needs a place preposition before it."""
+    lex = load_lexicons()
+    _, prepositions, _, _ = _cues()
+    words = list(re.finditer(r"[a-z][a-z'’\-]+", m.group("town")))
+    base = m.start("town")
+    for k in range(len(words)):
+        town = m.group("town")[words[k].start() :]
+        if town not in lex.cities or any(w in lex.first_names for w in town.split()):
+            continue
+        start = base + words[k].start()
+        if lex.is_word(town) and last_word(text, start) not in prepositions:
+            return None
+        return start, m.end("town")
+    return None
+
+
+def _lower_town(text: str, m: re.Match[str]) -> bool:
+    return _lower_town_at(text, m) is not None
+
+
+def _lower_town_span(text: str, m: re.Match[str]) -> list[tuple[int, int, PhiType]]:
+    found = _lower_town_at(text, m)
+    return [] if found is None else [(found[0], found[1], PhiType.CITY)]
+
+
 def state_after_town_patterns() -> list[Pattern]:
     codes = "|".join(STATE_ABBREVIATIONS)
     return [
@@ -66,6 +96,20 @@ def state_after_town_patterns() -> list[Pattern]:
             flags=0,
             validate=_town_evidence,
             extra_groups=(("town", PhiType.CITY),),
+            gate=(",",),
+        ),
+        Pattern(
+            "state_after_lower_town",
+            # a lower-case note ("lives in dubuque, ia", "pharmacy in bend, or. callback"): the code ends a
+            # clause (punctuation, a ZIP, a parenthesis or the line's end)
+            rf"(?<![\w\-])(?P<town>[a-z][a-z'’\-]+(?: [a-z][a-z'’\-]+){{0,2}}),[ \t]+(?P<st>{codes.lower()})"
+            r"(?=[ \t]*(?:[.,;:)(]|\d{5}|$))",
+            PhiType.STATE,
+            score=0.7,
+            group="st",
+            flags=re.MULTILINE,
+            validate=_lower_town,
+            extra_spans=_lower_town_span,
             gate=(",",),
         ),
     ]
