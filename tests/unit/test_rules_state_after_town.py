@@ -60,3 +60,19 @@ def test_a_lower_case_town_and_its_code(text: str, town: str, state: str) -> Non
 def test_no_lower_case_town_without_the_gazetteer_a_preposition_or_a_clause_end(text: str) -> None:
     spans = build_rule_detector().detect(EnrichedNote("t", text))
     assert not [s for s in spans if s.type.value in ("CITY", "STATE")]
+
+
+@pytest.mark.parametrize(("text", "town"), [
+    ("She called once from Mobile, Alabama; she works nights.", "Mobile"),
+    ("He owns a salon in Superior, Wisconsin.", "Superior"),
+    ("They moved to Mesa from Reading, Pennsylvania in 2015.", "Reading"),
+])
+def test_a_town_before_a_state_s_full_name(text: str, town: str) -> None:
+    spans = build_rule_detector().detect(EnrichedNote("t", text))
+    assert (town, "CITY") in {(text[s.start : s.end], s.type.value) for s in spans}
+
+
+def test_no_town_from_a_first_name_before_a_state_s_name() -> None:
+    text = "Dear Lee, Georgia and Tom send their love."
+    spans = build_rule_detector().detect(EnrichedNote("t", text))
+    assert not [s for s in spans if s.type.value == "CITY"]

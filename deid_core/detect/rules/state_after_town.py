@@ -10,7 +10,8 @@ Place evidence is required, more for codes that are also credentials or abbrevia
 * an ambiguous code: the town is in the gazetteer and no person's name, or a preposition that never
   comes before a person's name stands before it (``in Dunmore, PA``).
 
-Never after a title (``Dr. Lee, MD``). The town is reported as CITY too. In a lower-case note the town
+Never after a title (``Dr. Lee, MD``). The town is reported as CITY too; so is a town before a state's
+full name, after a place preposition or known to the gazetteer (``from Mobile, Alabama``). In a lower-case note the town
 must be the gazetteer's and the code end its clause (``lives in dubuque, ia (north end)``, ``in bend,
 or.``); a town that is also an ordinary word needs a place preposition (``from normal, il``).
 """
@@ -84,6 +85,23 @@ def _lower_town_span(text: str, m: re.Match[str]) -> list[tuple[int, int, PhiTyp
     return [] if found is None else [(found[0], found[1], PhiType.CITY)]
 
 
+@cache
+def _state_names() -> str:
+    names = sorted((n.title() for n in load_lexicons().us_states.values()), key=len, reverse=True)
+    return "|".join(re.escape(n) for n in names)
+
+
+def _town_before_state_name(text: str, m: re.Match[str]) -> bool:
+    """``from Mobile, Alabama``, ``in Superior, Wisconsin``: a town before a state's full name, after a
+    place preposition or known to the gazetteer; no first name in it (``Dear Lee, Georgia ...``)."""
+    lex = load_lexicons()
+    _, prepositions, _, titles = _cues()
+    town = m.group("town")
+    if any(w.lower() in lex.first_names for w in town.split()) or last_word(text, m.start("town")) in titles:
+        return False
+    return town.lower() in lex.cities or last_word(text, m.start("town")) in prepositions
+
+
 def state_after_town_patterns() -> list[Pattern]:
     codes = "|".join(STATE_ABBREVIATIONS)
     return [
@@ -96,6 +114,16 @@ def state_after_town_patterns() -> list[Pattern]:
             flags=0,
             validate=_town_evidence,
             extra_groups=(("town", PhiType.CITY),),
+            gate=(",",),
+        ),
+        Pattern(
+            "town_before_state_name",
+            rf"(?<![\w\-])(?P<town>{_TOWN_WORD}(?: {_TOWN_WORD}){{0,2}}),[ \t]+(?:{_state_names()})(?![\w\-])",
+            PhiType.CITY,
+            score=0.7,
+            group="town",
+            flags=0,
+            validate=_town_before_state_name,
             gate=(",",),
         ),
         Pattern(
