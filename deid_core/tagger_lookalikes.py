@@ -175,8 +175,9 @@ class TaggerLookAlikes:
         if span.type is PhiType.DATE and not_a_date(text, span.start, span.end, lex.cues["hour_range_cues"]):
             return True  # "24/7", "0/7/21 days", "daily 8-10"
         if span.type is PhiType.DATE and _NUMERIC_DAY_MONTH.fullmatch(value):
-            if value.endswith("/10") and not preceded_by(text, span.start, DATE_CUES, hops=0) and not line_start(text, span.start):
-                return True  # "6/10": a score out of ten unless a date cue says otherwise
+            if (value.endswith("/10") and not preceded_by(text, span.start, DATE_CUES, hops=0)
+                    and not line_start(text, span.start) and not _dated_neighbour(text, span.start, span.end)):
+                return True  # "6/10": a score out of ten unless a date cue or a date beside it says otherwise
             return preceded_by(text, span.start, NOT_DATE_BEFORE) or next_word(text, span.end) in NOT_DATE_AFTER
         return False
 
@@ -278,6 +279,20 @@ class TaggerLookAlikes:
 # An acronym of three letters or more: initials of a person are two or three letters, but an acronym's
 # evidence below is where it is written, not its length.
 _ACRONYM = re.compile(r"[A-Z]{3,6}")
+
+
+# A month/day (a year perhaps) that is no score out of ten, joined to the span by a list's or a range's word.
+_DATE_BEFORE = re.compile(r"(?<![\d/])\d{1,2}/\d{1,2}(?:/\d{2,4})?(?<!/10)[ \t]*(?:,|and|&|-|–|to|through)[ \t]*\Z")
+_DATE_AFTER = re.compile(r"[ \t]*(?:,|and|&|-|–|to|through)[ \t]*\d{1,2}/\d{1,2}(?:/\d{2,4})?(?![\d/])")
+
+
+def _dated_neighbour(text: str, start: int, end: int) -> bool:
+    """``3/6, 3/8, 3/10``, ``4/8 and 4/10``, ``1/10 - 1/15/26``: a date beside a month/day in a list or a
+    range makes it a date too; a score beside a score stays a score (``6/10, 7/10 at worst``)."""
+    if _DATE_BEFORE.search(text[max(0, start - 24) : start]):
+        return True
+    after = _DATE_AFTER.match(text, end)
+    return after is not None and not after.group().rstrip().endswith("/10")
 
 
 def _acronym_of_a_thing(text: str, start: int, end: int) -> bool:

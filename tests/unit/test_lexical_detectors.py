@@ -758,3 +758,10 @@ def test_a_cue_before_a_name_opening_the_next_sentence_still_names_it() -> None:
     text = "Lives with his wife. Marguerite came today."
     spans = build_lexicon_detector().detect(EnrichedNote("t", text))
     assert "Marguerite" in {text[s.start : s.end] for s in spans}
+
+
+def test_hygiene_keeps_a_tagger_month_and_tenth_day_beside_a_date() -> None:
+    text = "Visits 4/8 and 4/10 with the aide; pain 6/10, 7/10 at worst."
+    spans = [_span(text.index(v), text.index(v) + len(v), PhiType.DATE) for v in ("4/10", "6/10")]
+    kept = build_hygiene().clean(text, spans)
+    assert [text[s.start : s.end] for s in kept] == ["4/10"]

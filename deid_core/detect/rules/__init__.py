@@ -13,6 +13,7 @@ from deid_core.detect.base import Detector, Pattern, PatternDetector
 from deid_core.detect.rules.ages import age_patterns, age_value
 from deid_core.detect.rules.article_names import article_name_patterns
 from deid_core.detect.rules.contact import contact_patterns
+from deid_core.detect.rules.date_lists import date_list_patterns
 from deid_core.detect.rules.dates import date_patterns
 from deid_core.detect.rules.event_dates import event_date_patterns
 from deid_core.detect.rules.ids import id_patterns
@@ -37,7 +38,7 @@ RULES_SOURCE = "rules"
 def rule_patterns() -> list[Pattern]:
     """Every rule pattern, grouped by family (dates, ages, contact/SSN, spelled-out contacts, IDs, locations)."""
     return [
-        *date_patterns(), *age_patterns(), *contact_patterns(), *obfuscated_patterns(), *id_patterns(), *location_patterns(),
+        *date_patterns(), *date_list_patterns(), *age_patterns(), *contact_patterns(), *obfuscated_patterns(), *id_patterns(), *location_patterns(),
         *signoff_patterns(), *staff_initial_patterns(), *signer_column_patterns(), *staff_name_patterns(), *article_name_patterns(), *initials_list_patterns(), *initials_legend_patterns(), *room_patterns(), *event_date_patterns(),
         *state_after_town_patterns(), *work_phrase_patterns(), *union_local_patterns(), *typed_column_patterns(),
     ]
