@@ -143,3 +143,13 @@ def test_long_note_throughput_sanity() -> None:
     elapsed = time.perf_counter() - started
     assert len(spans) > 1000
     assert len(text) / elapsed > 150_000
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Present:" + " " * 200_000 + "x", "- " + " " * 200_000 + "RP:", "ACTION ITEMS\n-" + " " * 200_000, "An" + " " * 200_000 + "is"],
+)
+def test_long_blank_runs_stay_linear(text: str) -> None:
+    started = time.perf_counter()
+    detect(text)
+    assert time.perf_counter() - started < 3.0

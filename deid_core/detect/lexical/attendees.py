@@ -32,7 +32,7 @@ _SPECIALTY = ("ology", "iatry", "ics", "onc")
 # Team words that mark a member's role in parentheses ("Ama (charge)", "Li (pharm)").
 _TEAM_WORDS = frozenset({"charge", "pharm", "pharmacy", "primary", "bedside", "attending", "fellow", "resident", "intern"})
 # Items end at a semicolon, "and", "&", or a comma that no credential follows ("Delphine Aucoin, NP;").
-_ITEM_SPLIT = re.compile(r";|,(?![ \t]*[A-Z]{2,6}(?![A-Za-z]))|[ \t]+(?:and|&)[ \t]+")
+_ITEM_SPLIT = re.compile(r";|,(?![ \t]*[A-Z]{2,6}(?![A-Za-z]))|(?<![ \t])[ \t]+(?:and|&)[ \t]+")  # linear on blank runs
 _TITLE_OR_CREDENTIAL = re.compile(r"\bDrs?\b|,[ \t]*[A-Z]{2,}(?![A-Za-z])")
 _PARENTHESIS = re.compile(r"\((?P<first>[A-Za-z][A-Za-z\-]*)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*\.?")

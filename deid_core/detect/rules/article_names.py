@@ -20,7 +20,7 @@ from schemas import PhiType
 
 _SCORE = 0.7
 _NOT_AFTER_ARTICLE = (
-    r"(?=['’]s\b|[ \t]*(?:[,;:)]|\((?!s\))|$)|[ \t]+(?:is|was|has|had|and|or|&|did|does|says|said|asked|called|"
+    r"(?=['’]s\b|[ \t]{0,3}(?:[,;:)]|\((?!s\))|$)|[ \t]{1,3}(?:is|was|has|had|and|or|&|did|does|says|said|asked|called|"
     r"came|went|will|would|can|could|may|might|here|there|now|too|also|again|today|yesterday|tomorrow|"
     r"hear|signed|co-signed|"
     # a verb in -s ("An knows", "An lives"); not a noun in -is, -us or -ss ("An analysis", "An abscess")

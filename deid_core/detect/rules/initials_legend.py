@@ -49,7 +49,7 @@ def _uses(text: str, ini: str) -> tuple[tuple[int, int], ...]:
 
 
 # "Jo Whitcombe (JW)": a name and, in parentheses, the initials it goes by in the note.
-_NAMED_INITIALS = r"(?<![\w'’\-])(?P<name>[A-Z][a-z'’]+(?:-[A-Z][a-z'’]+)?(?:[ \t]+[A-Z][a-z'’]+(?:-[A-Z][a-z'’]+)?){1,2})[ \t]*\((?P<i>[A-Z]{2,3})\)"
+_NAMED_INITIALS = r"(?<![\w'’\-])(?P<name>[A-Z][a-z'’]+(?:-[A-Z][a-z'’]+)?(?:[ \t]+[A-Z][a-z'’]+(?:-[A-Z][a-z'’]+)?){1,2})[ \t]{0,3}\((?P<i>[A-Z]{2,3})\)"
 
 
 def _initials_of_the_name(text: str, m: re.Match[str]) -> bool:

@@ -196,7 +196,7 @@ def _line_end_counts(text: str) -> dict[str, int]:
     """How many lines end in each run of two or three lower-case letters after a column gap: counted once
     per note, not once per candidate (a long log would make that quadratic)."""
     counts: dict[str, int] = {}
-    for m in re.finditer(r"(?m)[ \t]{3,}([a-z]{2,3})[ \t]*$", text):
+    for m in re.finditer(r"(?m)(?<![ \t])[ \t]{3,}([a-z]{2,3})[ \t]*$", text):
         counts[m.group(1)] = counts.get(m.group(1), 0) + 1
     return counts
 
@@ -222,7 +222,8 @@ def staff_initial_patterns() -> list[Pattern]:
     return [
         Pattern(
             "staff_typist_line_end",
-            r"(?m)(?:[ \t]{2,}|\t|[.;/][ \t]+)(?P<a>[A-Za-z]{2,4})(?:[ \t]*/[ \t]*|:)(?P<b>[A-Za-z]{2,4})\.?[ \t]*$",
+            # (the gap's first blank only: linear on long blank runs)
+            r"(?m)(?:(?<![ \t])[ \t]{2,}|(?<![ \t])\t|[.;/][ \t]+)(?P<a>[A-Za-z]{2,4})(?:[ \t]*/[ \t]*|:)(?P<b>[A-Za-z]{2,4})\.?[ \t]*$",
             PhiType.DOCTOR,
             score=_SCORE,
             group="a",
@@ -268,7 +269,7 @@ def staff_initial_patterns() -> list[Pattern]:
             "staff_initials_dash_line_end",
             # "pt used unit phone. -gk", "EFM on. --lt", "1300   --ro": a dash signs an entry at the end of
             # its line after a sentence's end or a column gap (alone on its line: signoffs.py).
-            r"(?m)(?:[.!?)][ \t]+|[ \t]{2,})(?:-{1,2}|[—–])[ \t]?(?P<i>[A-Za-z]{2,3})\.?[ \t]*$",
+            r"(?m)(?:[.!?)][ \t]+|(?<![ \t])[ \t]{2,})(?:-{1,2}|[—–])[ \t]?(?P<i>[A-Za-z]{2,3})\.?[ \t]*$",
             PhiType.DOCTOR,
             score=_SCORE,
             group="i",
@@ -326,7 +327,7 @@ def staff_initial_patterns() -> list[Pattern]:
         Pattern(
             "staff_initials_gap_column",
             # "0745  B     door ajar                 kp": a log's last column of initials, aligned by blanks.
-            r"(?m)[ \t]{3,}(?P<i>[a-z]{2,3})[ \t]*$",
+            r"(?m)(?<![ \t])[ \t]{3,}(?P<i>[a-z]{2,3})[ \t]*$",  # the gap's first blank: linear on long blank runs
             PhiType.DOCTOR,
             score=_SCORE,
             group="i",
