@@ -3,8 +3,8 @@
 
 Alone, ``3/10`` reads as a score out of ten and ``3/8`` as a fraction, so the other date rules want a cue;
 two or more such values joined by a list's or a range's word are dates when each is a real month and
-day and one at least is no fraction's or score's shape: a year, or a day of five or more that is not
-ten (``pain 6/10, 7/10`` and ``1/2 and 3/4`` stay).
+day and the list is no list of scores or fractions: one has a year, or the days differ and one is six
+or more and not ten (``pain 6/10, 7/10``, ``strength 4/5 and 5/5`` and ``1/2 and 3/4`` stay).
 """
 
 from __future__ import annotations
@@ -21,11 +21,13 @@ _ITEM = re.compile(_MD)
 
 
 def _a_date_among(text: str, m: re.Match[str]) -> bool:
-    for item in _ITEM.findall(m.group("c")):
-        parts = item.split("/")
-        if len(parts) == 3 or (int(parts[1]) >= 5 and parts[1] != "10"):
-            return True
-    return False
+    """A year in one, or days that differ with one of six or more that is not ten: ``3/6, 3/8, 3/10``;
+    not scores out of five or ten (``4/5 and 5/5``, ``3/5 and 6/10``) or fractions (``3/4-4/5``)."""
+    parts = [item.split("/") for item in _ITEM.findall(m.group("c"))]
+    if any(len(p) == 3 for p in parts):
+        return True
+    days = {int(p[1]) for p in parts}
+    return len(days) > 1 and any(d >= 6 and d != 10 for d in days)
 
 
 def _first(text: str, m: re.Match[str]) -> tuple[int, int] | None:
