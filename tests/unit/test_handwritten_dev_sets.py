@@ -142,11 +142,20 @@ THIRTY_FIFTH = DevSet(
 THIRTY_SIXTH = DevSet(
     ROOT / "eval" / "handwritten_dev36", "hwdevaj", min_notes=26, min_spans=1450, note_chars=(1000, 3600)
 )
+THIRTY_SEVENTH = DevSet(
+    ROOT / "eval" / "handwritten_dev37", "hwdevak", min_notes=26, min_spans=1450, note_chars=(1000, 3600)
+)
+THIRTY_EIGHTH = DevSet(
+    ROOT / "eval" / "handwritten_dev38", "hwdeval", min_notes=26, min_spans=1500, note_chars=(1000, 3600), absent=("URL",)
+)
+THIRTY_NINTH = DevSet(
+    ROOT / "eval" / "handwritten_dev39", "hwdevam", min_notes=26, min_spans=1450, note_chars=(1000, 3600)
+)
 ALL = (FIRST, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH, TWELFTH, THIRTEENTH, FOURTEENTH,
-       FIFTEENTH, SIXTEENTH, SEVENTEENTH, EIGHTEENTH, NINETEENTH, TWENTIETH, TWENTY_FIRST, TWENTY_SIXTH, TWENTY_SEVENTH, TWENTY_FIFTH, TWENTY_FOURTH, TWENTY_THIRD, TWENTY_SECOND, TWENTY_EIGHTH, TWENTY_NINTH, THIRTIETH, THIRTY_FIRST, THIRTY_SECOND, THIRTY_THIRD, THIRTY_FOURTH, THIRTY_FIFTH, THIRTY_SIXTH)
+       FIFTEENTH, SIXTEENTH, SEVENTEENTH, EIGHTEENTH, NINETEENTH, TWENTIETH, TWENTY_FIRST, TWENTY_SIXTH, TWENTY_SEVENTH, TWENTY_FIFTH, TWENTY_FOURTH, TWENTY_THIRD, TWENTY_SECOND, TWENTY_EIGHTH, TWENTY_NINTH, THIRTIETH, THIRTY_FIRST, THIRTY_SECOND, THIRTY_THIRD, THIRTY_FOURTH, THIRTY_FIFTH, THIRTY_SIXTH, THIRTY_SEVENTH, THIRTY_EIGHTH, THIRTY_NINTH)
 NAMES = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
          "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
-         "twentieth", "twenty-first", "twenty-sixth", "twenty-seventh", "twenty-fifth", "twenty-fourth", "twenty-third", "twenty-second", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth"]
+         "twentieth", "twenty-first", "twenty-sixth", "twenty-seventh", "twenty-fifth", "twenty-fourth", "twenty-third", "twenty-second", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth", "thirty-seventh", "thirty-eighth", "thirty-ninth"]
 SETS = pytest.mark.parametrize("dev", ALL, ids=NAMES)
 
 FREQUENT = ("PATIENT", "DOCTOR", "PROFESSION", "HOSPITAL", "ORGANIZATION", "CITY", "AGE", "DATE", "PHONE")
