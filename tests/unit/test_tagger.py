@@ -145,6 +145,22 @@ def test_training_learns_a_toy_task_and_round_trips_through_disk(tmp_path: Path)
     assert first[-2] == []
 
 
+@pytest.mark.slow
+def test_training_continues_from_an_artifact(tmp_path: Path) -> None:
+    """``init_from`` starts from a trained artifact's vocabulary and weights: zero epochs of learning
+    (learning rate 0) give back the same spans, and the epoch scores as the artifact's best did."""
+    docs = _toy_docs(260, seed=1)
+    first_dir, second_dir = tmp_path / "a", tmp_path / "b"
+    before = train(docs[:200], docs[200:], first_dir, TrainConfig(epochs=4, patience=3, seed=3))
+    reports = train(
+        _toy_docs(40, seed=9), docs[200:], second_dir,
+        TrainConfig(epochs=1, patience=1, seed=4, learning_rate=0.0, init_from=str(first_dir)),
+    )
+    texts = [d.text for d in docs[200:230]]
+    assert TaggerRuntime.load(second_dir, device="cpu").tag(texts) == TaggerRuntime.load(first_dir, device="cpu").tag(texts)
+    assert reports[0].dev_f1 == max(r.dev_f1 for r in before)
+
+
 def test_training_windows_never_open_with_an_inside_tag() -> None:
     from deid_tools.train.train import _training_windows
 

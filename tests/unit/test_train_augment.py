@@ -63,3 +63,26 @@ def test_the_blind_set_is_refused() -> None:
         augmented_notes(JobConfig(augment_gold=(str(HANDWRITTEN_GOLD),)))
     with pytest.raises(ValueError, match="evaluation only"):
         augmented_notes(JobConfig(augment_gold=(str(Path(HANDWRITTEN_GOLD).parent),)))
+
+
+def test_hard_names_and_lower_case_copies_keep_the_invariant() -> None:
+    """With every given name drawn from the hard pool and every copy lower-cased, the text outside the
+    spans is the original's (lower-cased), the spans still hold their surrogates, and the given name is
+    a word-like or short name."""
+    from deid_core.lexicon import load_lexicons
+    from deid_tools.train.augment import hard_first_names
+
+    hard = hard_first_names(load_lexicons())
+    assert {"grace", "per", "bo", "june"} <= set(hard)
+    assert not {"my", "us", "among"} & set(hard)
+    doc = _doc()
+    for k in range(4):
+        copy = surrogate_copy(doc, k, seed=0, hard=hard, hard_share=1.0, lower_share=1.0)
+        assert copy.text == copy.text.lower()
+        assert _outside(copy) == [part.lower() for part in _outside(doc)]
+        daughter = next(s for s in copy.spans if s.type is PhiType.PATIENT)
+        assert copy.text[daughter.start : daughter.end] in hard
+
+
+def test_the_default_copies_do_not_move_when_the_new_shapes_are_off() -> None:
+    assert surrogate_copies([_doc()], 3, seed=5) == surrogate_copies([_doc()], 3, seed=5, hard_share=0.0, lower_share=0.0)

@@ -116,6 +116,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="hand-written development gold (JSONL); surrogate copies of its notes join the training notes (repeatable)",
     )
     p.add_argument("--augment-copies", type=int, default=8, help="surrogate copies per augmenting note (default: %(default)s)")
+    p.add_argument(
+        "--hard-names", type=float, default=0.0, metavar="SHARE",
+        help="share of the copies' given names drawn from names that are also words or very short (Grace, Per, Bo) (default: %(default)s)",
+    )
+    p.add_argument(
+        "--lower-share", type=float, default=0.0, metavar="SHARE",
+        help="share of the copies lower-cased whole, as lower-case logs are (default: %(default)s)",
+    )
+    p.add_argument("--learning-rate", type=float, default=2e-3, help="Adam's learning rate (default: %(default)s)")
+    p.add_argument(
+        "--init-from", metavar="DIR",
+        help="continue from a trained artifact (its vocabulary, shape and weights) instead of a fresh model",
+    )
     add_progress(p)
     p.set_defaults(func=cmd_train)
 

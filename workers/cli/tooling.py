@@ -162,10 +162,11 @@ def cmd_train(args: argparse.Namespace) -> int:
         train_n=args.train_n, dev_n=args.dev_n, test_n=args.test_n, corpus_seed=args.corpus_seed,
         train=TrainConfig(
             epochs=args.epochs, patience=args.patience, seed=args.seed, threads=args.threads, lexicon=args.lexicon,
-            model={"hidden": args.hidden},
+            model={"hidden": args.hidden}, learning_rate=args.learning_rate, init_from=args.init_from,
         ),
         train_gold=args.train_gold, dev_gold=args.dev_gold, test_gold=args.test_gold,
         augment_gold=tuple(args.augment_gold), augment_copies=args.augment_copies,
+        hard_names=args.hard_names, lower_share=args.lower_share,
     )
     show = sys.stderr.isatty() if args.progress is None else args.progress
     progress = (lambda it, **kw: tqdm(it, file=sys.stderr, **kw)) if show else (lambda it, **kw: it)

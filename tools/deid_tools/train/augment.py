@@ -14,6 +14,12 @@ en_US names only taught a first tagger that an unfamiliar given name ("Keiko", "
 The original values are not kept: the model sees the context, never the development notes' invented
 names.
 
+Two optional shapes teach what the corpus and the pools rarely show (``deid train --hard-names``,
+``--lower-share``): a share of given names drawn from ``hard_first_names`` (given names that are also
+English words or towns, and two- or three-letter names: ``Grace``, ``Per``, ``Bo``, ``June``), so a
+name's slot and not its spelling says "person"; and a share of copies lower-cased whole (lower-case
+logs and text messages), so case is not the only mark of a name. Both are off by default.
+
 Invariant: in every copy, ``text[span.start:span.end]`` is the surrogate of the original span and every
 character outside the spans is the original's, in order. The copies are deterministic in
 ``(seed, note id, copy)``. The blind hand-written set must never be passed here.
@@ -41,6 +47,15 @@ NAME_LOCALES = (
 _NAME_TYPES = frozenset({PhiType.PATIENT, PhiType.DOCTOR})
 _SWAPPED_TYPES = frozenset({PhiType.HOSPITAL, PhiType.DEPARTMENT, PhiType.ORGANIZATION, PhiType.LOCATION_OTHER})
 _WORD = re.compile(r"[^\W\d_]+")
+# Words that are given names somewhere but would only teach the model that function words are names.
+_NOT_HARD = frozenset(
+    "us my among said made else line floor edit valid server sever owe odd till tone tore theres mate sole wage lot "
+    "job gun jail canal forum harm harsh kick bent bitten feline corona yoga safari imam pastor queen junior german "
+    "marine urban viking prima franc sine ide eta tri tan toy tea paw mile om ion ale bas che gal mar lo rut ante "
+    "mart peer pier rein roar rune saga mare dick cord ville stein puck grit made among made boe ica ige ize oke ove "
+    "sys ulu uno us vid yug".split()
+)
+_MONTH_NAMES = ("april", "may", "june", "august", "jun", "jan")
 
 
 def _swap_proper_words(original: str, rng: random.Random, lexicons: Lexicons, surnames: Sequence[str]) -> str | None:
@@ -65,8 +80,9 @@ class _Namer:
     surrogate (a family's shared surname stays shared). Pieces are read as first names by the en_US
     pools, the drawing locale's and the lexicon's first names, so "Ximena" stays a given name."""
 
-    def __init__(self, locale: str, rng: random.Random, lexicons: Lexicons) -> None:
+    def __init__(self, locale: str, rng: random.Random, lexicons: Lexicons, hard: Sequence[str] = (), hard_share: float = 0.0) -> None:
         self.draw = name_pools(locale)
+        self.hard, self.hard_share = hard, hard_share
         us = name_pools("en_US")
         firsts = lexicons.first_names | us.male_set | us.female_set | self.draw.male_set | self.draw.female_set
         males = us.male_set | self.draw.male_set
@@ -89,6 +105,8 @@ class _Namer:
             if key not in self.memo:
                 if piece.role == "initial":  # common initials (no Q, U, X, Y, Z)
                     self.memo[key] = self.rng.choice("ABCDEFGHIJKLMNOPRSTVW")
+                elif piece.role == "first" and self.hard and self.rng.random() < self.hard_share:
+                    self.memo[key] = self.rng.choice(self.hard).capitalize()
                 elif piece.role == "first":
                     self.memo[key] = self.rng.choice(self.draw.first_pool(piece.gender) or self.draw.male)
                 else:
@@ -98,7 +116,26 @@ class _Namer:
         return "".join(out)
 
 
-async def _surrogates(doc: GoldDoc, copy: int, seed: int) -> dict[tuple[PhiType, str], str]:
+def hard_first_names(lexicons: Lexicons) -> tuple[str, ...]:
+    """Given names of the Faker pools that are also English words or towns, or two or three letters long,
+    and the months that are given names; sorted, lower case."""
+    firsts: set[str] = set()
+    for locale in sorted(set(NAME_LOCALES)):
+        pools = name_pools(locale)
+        firsts |= {n.lower() for n in pools.male_set | pools.female_set}
+    words = lexicons.common_words | lexicons.cities
+    hard = {n for n in firsts if n.isascii() and n.isalpha() and (n in words or len(n) <= 3)}
+    return tuple(sorted((hard | set(_MONTH_NAMES)) - _NOT_HARD))
+
+
+def _lower(text: str) -> str:
+    """Lower case, character by character where that keeps the length (spans keep their offsets)."""
+    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+
+
+async def _surrogates(
+    doc: GoldDoc, copy: int, seed: int, hard: Sequence[str] = (), hard_share: float = 0.0
+) -> dict[tuple[PhiType, str], str]:
     surrogator = Surrogator(InMemoryMappingStore(), _key(seed, doc.id, copy))
     scope = f"note:{doc.id}:{copy}"
     unique = sorted({(s.type, doc.text[s.start : s.end]) for s in doc.spans})
@@ -107,7 +144,7 @@ async def _surrogates(doc: GoldDoc, copy: int, seed: int) -> dict[tuple[PhiType,
     table = dict(zip(others, values, strict=True))
     lexicons, surnames = load_lexicons(), name_pools("en_US").last
     rng = random.Random(f"{seed}:{doc.id}:{copy}:names")
-    namer = _Namer(rng.choice(NAME_LOCALES), rng, lexicons)
+    namer = _Namer(rng.choice(NAME_LOCALES), rng, lexicons, hard, hard_share)
     for t, original in unique:
         if t in _NAME_TYPES:
             table[(t, original)] = namer(original)
@@ -118,9 +155,12 @@ async def _surrogates(doc: GoldDoc, copy: int, seed: int) -> dict[tuple[PhiType,
     return table
 
 
-def surrogate_copy(doc: GoldDoc, copy: int, seed: int) -> GoldDoc:
-    """One copy of ``doc`` with every gold span replaced (spans must not overlap)."""
-    table = asyncio.run(_surrogates(doc, copy, seed))
+def surrogate_copy(
+    doc: GoldDoc, copy: int, seed: int, hard: Sequence[str] = (), hard_share: float = 0.0, lower_share: float = 0.0
+) -> GoldDoc:
+    """One copy of ``doc`` with every gold span replaced (spans must not overlap); a ``hard_share`` of
+    its given names from ``hard``, and lower-cased whole with probability ``lower_share``."""
+    table = asyncio.run(_surrogates(doc, copy, seed, hard, hard_share))
     parts: list[str] = []
     spans: list[Span] = []
     cursor = length = 0
@@ -135,9 +175,15 @@ def surrogate_copy(doc: GoldDoc, copy: int, seed: int) -> GoldDoc:
         length += len(new)
         cursor = s.end
     parts.append(doc.text[cursor:])
-    return GoldDoc(f"{doc.id}~{copy}", "".join(parts), tuple(spans))
+    text = "".join(parts)
+    if lower_share and random.Random(f"{seed}:{doc.id}:{copy}:lower").random() < lower_share:
+        text = _lower(text)
+    return GoldDoc(f"{doc.id}~{copy}", text, tuple(spans))
 
 
-def surrogate_copies(docs: Sequence[GoldDoc], copies: int, seed: int) -> list[GoldDoc]:
+def surrogate_copies(
+    docs: Sequence[GoldDoc], copies: int, seed: int, hard_share: float = 0.0, lower_share: float = 0.0
+) -> list[GoldDoc]:
     """``copies`` surrogate copies of each note, note by note."""
-    return [surrogate_copy(d, k, seed) for d in docs for k in range(copies)]
+    hard = hard_first_names(load_lexicons()) if hard_share else ()
+    return [surrogate_copy(d, k, seed, hard, hard_share, lower_share) for d in docs for k in range(copies)]

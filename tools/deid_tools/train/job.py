@@ -42,6 +42,11 @@ class JobConfig:
     (``deid_tools.train.augment``); never the blind hand-written set."""
     augment_copies: int = 8
     augment_seed: int = 0
+    hard_names: float = 0.0
+    """Share of the copies' given names drawn from names that are also words or very short
+    (``deid_tools.train.augment.hard_first_names``)."""
+    lower_share: float = 0.0
+    """Share of the copies lower-cased whole."""
     handwritten_gold: str | None = None
     """Notes nobody trained or tuned on, reported beside the synthetic test split (default: the repo's
     eval/handwritten set when it is there)."""
@@ -135,23 +140,40 @@ def augmented_notes(config: JobConfig) -> list[LabelledNote]:
         if blind in (resolved, resolved.parent):
             raise ValueError("the blind hand-written set is for evaluation only, never for training")
         docs += [n.doc for n in gold_split(path)]
-    return [LabelledNote(d, None) for d in surrogate_copies(docs, config.augment_copies, config.augment_seed)]
+    copies = surrogate_copies(docs, config.augment_copies, config.augment_seed, config.hard_names, config.lower_share)
+    return [LabelledNote(d, None) for d in copies]
 
 
 def _augment_line(config: JobConfig) -> str:
     if not config.augment_gold:
         return ""
+    shapes = ""
+    if config.hard_names or config.lower_share:
+        shapes = (
+            f" A share of {config.hard_names:g} of their given names come from names that are also words or very "
+            f"short, and a share of {config.lower_share:g} of the copies are lower-cased whole."
+        )
     return (
         f" Plus {config.augment_copies} surrogate copies (seed {config.augment_seed}) of each hand-written "
         f"development note in {', '.join(config.augment_gold)}: the notes' context with other PHI values "
-        "(`deid_tools.train.augment`). The blind hand-written set is never trained on."
+        f"(`deid_tools.train.augment`).{shapes} The blind hand-written set is never trained on."
     )
 
 
 def _augment_args(config: JobConfig) -> str:
     if not config.augment_gold:
         return ""
-    return "".join(f" --augment-gold {p}" for p in config.augment_gold) + f" --augment-copies {config.augment_copies}"
+    args = "".join(f" --augment-gold {p}" for p in config.augment_gold) + f" --augment-copies {config.augment_copies}"
+    if config.hard_names:
+        args += f" --hard-names {config.hard_names:g}"
+    if config.lower_share:
+        args += f" --lower-share {config.lower_share:g}"
+    return args
+
+
+def _start_args(train: TrainConfig) -> str:
+    args = f" --learning-rate {train.learning_rate:g}" if train.learning_rate != TrainConfig.learning_rate else ""
+    return args + (f" --init-from {train.init_from}" if train.init_from else "")
 
 
 def _data_line(config: JobConfig) -> str:
@@ -198,7 +220,7 @@ def write_model_card(out_dir: Path, meta: dict[str, object], config: JobConfig, 
         _data_line(config),
         f"- Reproduce: `deid train --train-n {config.train_n} --dev-n {config.dev_n} --test-n {config.test_n} "
         f"--corpus-seed {config.corpus_seed} --seed {config.train.seed} --epochs {config.train.epochs}"
-        f"{_augment_args(config)} --threads {threads}`.",
+        f"{_augment_args(config)}{_start_args(config.train)} --threads {threads}`.",
         "",
         "## Training curve",
         "",

@@ -48,6 +48,9 @@ class TrainConfig:
     lexicon: bool = True
     """Feed the shared lexicons' token classes to the model (``Vocab.lexicon``)."""
     model: dict[str, object] = field(default_factory=dict)
+    init_from: str | None = None
+    """A trained artifact to continue from: its vocabulary, model shape and weights (fine-tuning on new
+    data); words the new data adds are unknown words to it, as at run time."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,18 +111,25 @@ def train(
     names = tag_names()
     index = {n: i for i, n in enumerate(names)}
     train_tokens = [tokenize(d.text) for d in train_docs]
-    vocab = Vocab.build(train_tokens, lexicon=config.lexicon)
+    start = Path(config.init_from) if config.init_from else None
+    vocab = Vocab.load(start / VOCAB_FILE) if start else Vocab.build(train_tokens, lexicon=config.lexicon)
     labelled = [(toks, spans_to_tags(toks, d.spans, index)) for toks, d in zip(train_tokens, train_docs, strict=True)]
     # Encode once; every epoch reuses the arrays.
     windows = [
         (vocab.encode(toks), torch.tensor(tags))
         for toks, tags in _training_windows(labelled, config.train_window_tokens, config.train_window_tokens // 4, names)
     ]
-    model_config = ModelConfig(
-        n_words=len(vocab.words), n_chars=len(vocab.chars), n_tags=len(names), n_styles=vocab.n_styles, **config.model  # type: ignore[arg-type]
-    )
+    if start:
+        model_config = ModelConfig(**json.loads((start / CONFIG_FILE).read_text(encoding="utf-8"))["model"])
+    else:
+        model_config = ModelConfig(
+            n_words=len(vocab.words), n_chars=len(vocab.chars), n_tags=len(names), n_styles=vocab.n_styles, **config.model  # type: ignore[arg-type]
+        )
     allowed, allowed_start = bio_constraints(names)
     model = BiLstmCrf(model_config, allowed, allowed_start)
+    if start:
+        state = torch.load(start / WEIGHTS_FILE, map_location="cpu", weights_only=True)
+        model.load_state_dict({k: v.float() if v.is_floating_point() else v for k, v in state.items()})
     optimizer = torch.optim.Adam(model.parameters(), lr=config.learning_rate)
     runtime = TaggerRuntime(
         model, vocab, names, version=version, window_tokens=config.window_tokens, window_overlap=config.window_overlap
