@@ -33,6 +33,7 @@ from operator import itemgetter
 from deid_core.after_names import spans_after_names
 from deid_core.detect.rules.staff_initials import capital_initials
 from deid_core.lexicon import MEDICAL_SUFFIXES, Lexicons, load_lexicons
+from deid_core.list_names import names_in_lists
 from deid_core.name_initials import initials_of_names
 from deid_core.shapes import no_address
 from deid_core.tagger_lookalikes import PERSON as _PERSON
@@ -137,7 +138,7 @@ class SpanHygiene:
                     piece = self._whole_name(text, piece)
                 out.append(piece)
         spread = self._propagate(text, out)
-        return spread + spans_after_names(text, spread) + initials_of_names(text, spread)
+        return spread + spans_after_names(text, spread) + initials_of_names(text, spread) + names_in_lists(text, spread)
 
     def _propagate(self, text: str, spans: list[Span]) -> list[Span]:
         """One sense per note: a name or place word found once (``Ximena`` after ``her daughter``) is

@@ -56,7 +56,7 @@ class DetectionPipeline:
 
     def combine(self, note: EnrichedNote, local: Sequence[Span], tagged: Sequence[Span]) -> list[Span]:
         """The note's final spans from its local detectors' and the tagger's: hygiene, type vote, merge,
-        and no whitespace at a span's edges (a merge remainder such as ``"Finn "`` before a rule's age
+        and no whitespace, comma or semicolon at a span's edges (a merge remainder such as ``"Finn "`` before a rule's age
         would take the space into its surrogate: ``"Ophthalmology7"``)."""
         clean = self.hygiene.clean(note.text, [*local, *tagged])
         return _without_edge_space(note.text, self.merger.merge(self.type_vote.vote(note.text, clean), note.text))
@@ -119,10 +119,10 @@ def _without_edge_space(text: str, spans: list[Span]) -> list[Span]:
     out = []
     for s in spans:
         value = text[s.start : s.end]
-        core = value.strip()
+        core = value.strip().strip(",;").strip()  # ", Jo Lin": a list's comma is no part of a name
         if core == value:
             out.append(s)
         elif core:  # whitespace is never PHI; a span of nothing else would be no span at all
-            start = s.start + (len(value) - len(value.lstrip()))
+            start = s.start + value.index(core)
             out.append(replace(s, start=start, end=start + len(core)))
     return out

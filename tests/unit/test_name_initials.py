@@ -70,3 +70,31 @@ def test_many_slots_and_names_stay_linear() -> None:
     found = initials_of_names(text, spans)
     assert len(found) == 60_000
     assert time.perf_counter() - started < 5
+
+
+def test_a_given_name_among_listed_persons_is_a_person() -> None:
+    from deid_core.list_names import names_in_lists
+
+    text = "Staff: Ngozi (Faraday 4), Hallie (Faraday 5), Jun (Pemberton ICU)\n- Dominic - present\n- Ro - absent\n- Mercy - present"
+    spans = [_person(text, "Ngozi", PhiType.DOCTOR), _person(text, "Hallie", PhiType.DOCTOR), _person(text, "Dominic", PhiType.PATIENT)]
+    assert [text[s.start : s.end] for s in names_in_lists(text, spans)] == ["Jun"]  # two listed persons needed
+    spans.append(_person(text, "Mercy", PhiType.PATIENT))
+    found = [(text[s.start : s.end], s.type) for s in names_in_lists(text, spans)]
+    assert found == [("Jun", PhiType.DOCTOR), ("Ro", PhiType.PATIENT)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- Debrief for volunteers Wed",  # a word before a lower-case word: a sentence, not a name
+        "- Aflibercept 2 mg OD today",  # a measure
+        "- Dr. Ilse Vanderhoven (attending)",  # a title
+        "- Paramedic (cert # P-40127)",  # a role
+    ],
+)
+def test_list_items_that_are_no_names(line: str) -> None:
+    from deid_core.list_names import names_in_lists
+
+    text = f"- Ana Bell - present\n- Tom Ruiz - present\n{line}"
+    spans = [_person(text, "Ana Bell"), _person(text, "Tom Ruiz")]
+    assert names_in_lists(text, spans) == []
