@@ -151,11 +151,20 @@ THIRTY_EIGHTH = DevSet(
 THIRTY_NINTH = DevSet(
     ROOT / "eval" / "handwritten_dev39", "hwdevam", min_notes=26, min_spans=1450, note_chars=(1000, 3600)
 )
+FORTIETH = DevSet(
+    ROOT / "eval" / "handwritten_dev40", "hwdevan", min_notes=26, min_spans=1300, note_chars=(1000, 3600)
+)
+FORTY_FIRST = DevSet(
+    ROOT / "eval" / "handwritten_dev41", "hwdevao", min_notes=26, min_spans=1450, note_chars=(1000, 3600)
+)
+FORTY_SECOND = DevSet(
+    ROOT / "eval" / "handwritten_dev42", "hwdevap", min_notes=26, min_spans=1300, note_chars=(1000, 3600), absent=("URL",)
+)
 ALL = (FIRST, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH, TWELFTH, THIRTEENTH, FOURTEENTH,
-       FIFTEENTH, SIXTEENTH, SEVENTEENTH, EIGHTEENTH, NINETEENTH, TWENTIETH, TWENTY_FIRST, TWENTY_SIXTH, TWENTY_SEVENTH, TWENTY_FIFTH, TWENTY_FOURTH, TWENTY_THIRD, TWENTY_SECOND, TWENTY_EIGHTH, TWENTY_NINTH, THIRTIETH, THIRTY_FIRST, THIRTY_SECOND, THIRTY_THIRD, THIRTY_FOURTH, THIRTY_FIFTH, THIRTY_SIXTH, THIRTY_SEVENTH, THIRTY_EIGHTH, THIRTY_NINTH)
+       FIFTEENTH, SIXTEENTH, SEVENTEENTH, EIGHTEENTH, NINETEENTH, TWENTIETH, TWENTY_FIRST, TWENTY_SIXTH, TWENTY_SEVENTH, TWENTY_FIFTH, TWENTY_FOURTH, TWENTY_THIRD, TWENTY_SECOND, TWENTY_EIGHTH, TWENTY_NINTH, THIRTIETH, THIRTY_FIRST, THIRTY_SECOND, THIRTY_THIRD, THIRTY_FOURTH, THIRTY_FIFTH, THIRTY_SIXTH, THIRTY_SEVENTH, THIRTY_EIGHTH, THIRTY_NINTH, FORTIETH, FORTY_FIRST, FORTY_SECOND)
 NAMES = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
          "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
-         "twentieth", "twenty-first", "twenty-sixth", "twenty-seventh", "twenty-fifth", "twenty-fourth", "twenty-third", "twenty-second", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth", "thirty-seventh", "thirty-eighth", "thirty-ninth"]
+         "twentieth", "twenty-first", "twenty-sixth", "twenty-seventh", "twenty-fifth", "twenty-fourth", "twenty-third", "twenty-second", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth", "thirty-seventh", "thirty-eighth", "thirty-ninth", "fortieth", "forty-first", "forty-second"]
 SETS = pytest.mark.parametrize("dev", ALL, ids=NAMES)
 
 FREQUENT = ("PATIENT", "DOCTOR", "PROFESSION", "HOSPITAL", "ORGANIZATION", "CITY", "AGE", "DATE", "PHONE")
