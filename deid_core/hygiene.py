@@ -35,6 +35,7 @@ from deid_core.detect.rules.staff_initials import capital_initials
 from deid_core.lexicon import MEDICAL_SUFFIXES, Lexicons, load_lexicons
 from deid_core.list_names import names_in_lists
 from deid_core.name_initials import initials_of_names
+from deid_core.name_logins import logins_of_names
 from deid_core.shapes import no_address
 from deid_core.tagger_lookalikes import PERSON as _PERSON
 from deid_core.tagger_lookalikes import TaggerLookAlikes
@@ -138,7 +139,8 @@ class SpanHygiene:
                     piece = self._whole_name(text, piece)
                 out.append(piece)
         spread = self._propagate(text, out)
-        return spread + spans_after_names(text, spread) + initials_of_names(text, spread) + names_in_lists(text, spread)
+        derived = initials_of_names(text, spread) + names_in_lists(text, spread) + logins_of_names(text, spread)
+        return spread + spans_after_names(text, spread) + derived
 
     def _propagate(self, text: str, spans: list[Span]) -> list[Span]:
         """One sense per note: a name or place word found once (``Ximena`` after ``her daughter``) is

@@ -98,3 +98,31 @@ def test_list_items_that_are_no_names(line: str) -> None:
     text = f"- Ana Bell - present\n- Tom Ruiz - present\n{line}"
     spans = [_person(text, "Ana Bell"), _person(text, "Tom Ruiz")]
     assert names_in_lists(text, spans) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected"),
+    [
+        ("Supervising PO: Kristin Halloway (khalloway, desk 2)", "Kristin Halloway", ["khalloway"]),
+        ("Destiny Romero-Blanco (drblanco)", "Destiny Romero-Blanco", ["drblanco"]),
+        ("D. Ferraro-Quist\nsend comments to dferraroquist2 or call", "D. Ferraro-Quist", []),  # one letter: no form
+        ("Sam Pike on call. Case closed by spike 05:52. mood spike noted.", "Sam Pike", ["spike"]),  # a word: slot only
+        ("Ana Plan said: per plan, confirmed", "Ana Plan", []),
+    ],
+)
+def test_logins_made_from_named_persons(text: str, name: str, expected: list[str]) -> None:
+    from deid_core.name_logins import logins_of_names
+
+    assert [text[s.start : s.end] for s in logins_of_names(text, [_person(text, name)])] == expected
+
+
+def test_lists_and_logins_stay_linear_on_long_input() -> None:
+    from deid_core.list_names import names_in_lists
+    from deid_core.name_logins import logins_of_names
+
+    text = "Ana Bell, Tom Ruiz, " + ", ".join(["Jun"] * 100_000) + "\n" + " ".join(["abell"] * 100_000) + "\n- x\n" * 50_000
+    spans = [_person(text, "Ana Bell"), _person(text, "Tom Ruiz")]
+    started = time.perf_counter()
+    assert len(names_in_lists(text, spans)) == 100_000
+    assert len(logins_of_names(text, spans)) == 100_000
+    assert time.perf_counter() - started < 10
