@@ -31,6 +31,7 @@ _MONTHS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
 _SPLIT = re.compile(r"[,;&]|\band\b")
 _HEAD = re.compile(r"[ \t]*(?:[-*\u2022][ \t]+|\d{1,2}[.)][ \t]+)?(?P<w>[^\W\d_][\w'\u2019\-]*)")
 _BULLET = re.compile(r"[ \t]*([-*\u2022]|\d{1,2}[.)])[ \t]+")
+_BULLET_OPENERS = frozenset(" \t-*\u20220123456789")
 _WORD = re.compile(r"[A-Z][a-z]{1,11}(?:-[A-Z][a-z]{1,11})?")
 # What may follow a name that opens an item: the item's end, a parenthesis, a dash, a colon, a comma or
 # semicolon, an age (``Sami 18 months``) or a surname's initial (``An T.``); not a lower-case word
@@ -60,12 +61,14 @@ def _lists(text: str) -> list[list[int]]:
     marker = None
     pos = 0
     for line in text.split("\n"):
-        body = line.split(":", 1)[1] if ":" in line else line
-        offset = pos + len(line) - len(body)
-        starts = [offset] + [offset + end for end in _separators(body)]
-        if len(starts) >= 3:
-            lists.append(starts)
-        bullet = _BULLET.match(line)
+        # Most lines hold fewer than two separators: they are passed over without a closer look.
+        if line.count(",") + line.count(";") + line.count("&") + line.count(" and ") >= 2:
+            body = line.split(":", 1)[1] if ":" in line else line
+            offset = pos + len(line) - len(body)
+            starts = [offset] + [offset + end for end in _separators(body)]
+            if len(starts) >= 3:
+                lists.append(starts)
+        bullet = _BULLET.match(line) if line[:1] in _BULLET_OPENERS else None
         if bullet and bullet.group(1)[0] == marker:
             run.append(pos)
         else:
@@ -80,11 +83,15 @@ def _lists(text: str) -> list[list[int]]:
 
 def _separators(body: str) -> list[int]:
     """Where items start after a separator outside parentheses (``Deb (nurse mgr, Haldane 5); Ama``)."""
-    depth, level = 0, []
-    for c in body:
-        depth += (c == "(") - (c == ")")
-        level.append(depth)
-    return [m.end() for m in _SPLIT.finditer(body) if level[m.start()] <= 0]
+    if "(" not in body:
+        return [m.end() for m in _SPLIT.finditer(body)]
+    out, depth, last = [], 0, 0
+    for m in _SPLIT.finditer(body):
+        depth += body.count("(", last, m.start()) - body.count(")", last, m.start())
+        last = m.start()
+        if depth <= 0:
+            out.append(m.end())
+    return out
 
 
 def _in_list(text: str, items: list[int], kinds: dict[int, PhiType], covered: bytearray) -> list[Span]:

@@ -10,7 +10,7 @@ in the same note has exactly those initials, and that they stand where a signatu
 Invariant: every span added is two or three letters in one case, standing alone (no letter, digit or
 ``@`` beside it), equal, ignoring case, to the initials of a PATIENT or DOCTOR span of the same note of
 two or more words (first and last word, or every word; ``LAST, FIRST`` read as ``FIRST LAST``), in one
-of the signing slots of ``_SLOT`` (initials that spell a word only in the strong ones) and not after a comma (``Ann Lee, MD``: a credential), and covered by
+of the signing slots of ``_SLOTS`` (initials that spell a word only in the strong ones) and not after a comma (``Ann Lee, MD``: a credential), and covered by
 no other span. It takes the person's type. Found spans are never changed.
 """
 
@@ -27,7 +27,7 @@ SCORE = 0.7
 _PERSON = (PhiType.PATIENT, PhiType.DOCTOR)
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
 _INI = r"(?:[A-Z]{2,3}|[a-z]{2,3})"
-# The slots a signature takes, each with the initials as group "i":
+# The slots a signature takes:
 # in parentheses alone or as a list of initials ("(ys)", "(ys / co)", "(RV)"),
 # after a dash that opens an item or a line's end ("-OF/lz", "-- BA", "-- MD (Marco)"),
 # in a pair with a slash at a line's end ("OF/lz", "WC/ap"), or after a slash and blanks ("YM / AK"),
@@ -36,23 +36,25 @@ _INI = r"(?:[A-Z]{2,3}|[a-z]{2,3})"
 # after a signing word ("cosign SH", "Reviewed: IS", "by RC:", "w/ HI hands on"),
 # opening a line before a dash ("RV - dictated"); not before a colon, where abbreviations stand ("OS:").
 _LIST = re.compile(rf"\((?P<list>[ \t]*{_INI}(?:[ \t]*[/,&][ \t]*{_INI})*)[ \t]*\)")
-_ITEM = re.compile(_INI)
-_SLOT = re.compile(
-    rf"(?:^|(?<=[ \t]))-{{1,2}}[ \t]*(?P<k>{_INI})(?=[ \t]*(?:$|[/,(]))"
-    rf"|(?<=[A-Za-z]/)(?P<l>{_INI})[ \t]*$"
-    rf"|/[ \t]*(?P<s>{_INI})[ \t]*$"
-    rf"|(?:[ \t]{{2}}|\|[ \t]*)(?P<m>{_INI})[ \t]*$"
-    rf"|(?:^|(?<=[ \t]))(?P<n>{_INI})(?:[ \t]+[A-Z]{{2,5}})?[ \t]+(?:\d{{1,2}}/\d{{1,2}}/\d{{2,4}}|\d{{1,2}}:\d\d)"
-    r"|\b(?i:cosign(?:ed)?|co-signed|reviewed|agree[ds]?|initials|signed|verified|by|w/|with)[:.]?[ \t]+"
-    rf"(?P<o>{_INI})(?![\w@'\u2019\-])"
-    rf"|^[ \t]*(?P<p>{_INI})[ \t]+-[ \t]",
-    re.MULTILINE,
+# Each slot as (what the text before the initials ends with, what the text after them starts with);
+# the strong slots first.
+_SLOTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
+    (name, re.compile(before, re.MULTILINE), re.compile(after, re.MULTILINE))
+    for name, before, after in (
+        ("k", r"(?:^|[ \t])-{1,2}[ \t]*$", r"[ \t]*(?:$|[/,(])"),
+        ("l", r"[A-Za-z]/$", r"[ \t]*$"),
+        ("s", r"/[ \t]*$", r"[ \t]*$"),
+        ("m", r"(?:[ \t]{2}|\|[ \t]*)$", r"[ \t]*$"),
+        ("n", r"(?:^|[ \t])$", r"(?:[ \t]+[A-Z]{2,5})?[ \t]+(?:\d{1,2}/\d{1,2}/\d{2,4}|\d{1,2}:\d\d)"),
+        ("o", r"\b(?i:cosign(?:ed)?|co-signed|reviewed|agree[ds]?|initials|signed|verified|by|w/|with)[:.]?[ \t]+$", r"(?![\w@'\u2019\-])"),
+        ("p", r"^[ \t]*$", r"[ \t]+-[ \t]"),
+    )
 )
-_GROUPS = ("k", "l", "s", "m", "n", "o", "p")
 # Slots strong enough for initials that spell a word (``-- to``, ``-OF/lz``, ``OP / do``); the others
 # take no function word in capitals (``TO: Buckeye``) and no word in lower case (``at 09:20``,
 # ``agreed to``, ``Dr. Liao (me)``).
 _STRONG = frozenset({"k", "l", "s"})
+_LOOK_BACK = 40
 
 
 def initials_of_names(text: str, spans: Sequence[Span]) -> list[Span]:
@@ -60,40 +62,53 @@ def initials_of_names(text: str, spans: Sequence[Span]) -> list[Span]:
     wanted = _initials(text, spans)
     if not wanted:
         return []
+    # Only the named persons' initials are looked at: one scan for them, then their surroundings.
+    forms = sorted({f for ini in wanted for f in (ini, ini.upper())}, key=len, reverse=True)
+    hits = re.compile(r"(?<![^\W_])(?:" + "|".join(forms) + r")(?![^\W_])")
     taken = bytearray(len(text) + 1)  # covered characters: one pass, linear in the note and its spans
     for s in spans:
         taken[s.start : s.end] = b"\x01" * (s.end - s.start)
     out: list[Span] = []
-    seen: set[int] = set()
     lex = load_lexicons()
     function_words = lex.cues["function_words"]
-    for start, end, slot in _candidates(text):
-        low = text[start:end].lower()
-        kind = wanted.get(low)
-        if kind is None or start in seen or not _alone(text, start, end):
+    for m in hits.finditer(text):
+        start, end = m.span()
+        slot = _slot(text, start, end)
+        if slot is None or not _alone(text, start, end):
             continue
-        upper = text[start:end].isupper()
+        low = m.group().lower()
+        upper = m.group().isupper()
         strong = slot in _STRONG or (slot == "o" and upper)  # "cosign IS", "Reviewed: IS"; not "agreed to"
         if not strong and (low in function_words or (not upper and lex.is_word(low))):
             continue
-        if text[:start].rstrip(" \t").endswith(","):
+        if _after_comma(text, start):
             continue  # "Ann Lee, MD": a credential after a name
         if any(taken[start:end]):
             continue
-        seen.add(start)
-        out.append(Span(start, end, kind, SCORE, frozenset({SOURCE}), "name_initials"))
+        out.append(Span(start, end, wanted[low], SCORE, frozenset({SOURCE}), "name_initials"))
     return out
 
 
-def _candidates(text: str) -> list[tuple[int, int, str]]:
-    """Where initials in a signing slot could stand, and the slot's name, in text order."""
-    found = [
-        (m.start() + i.start(), m.start() + i.end(), "list") for m in _LIST.finditer(text) for i in _ITEM.finditer(m.group())
-    ]
-    for m in _SLOT.finditer(text):
-        group = next(g for g in _GROUPS if m.group(g) is not None)
-        found.append((*m.span(group), group))
-    return sorted(found)
+def _after_comma(text: str, start: int) -> bool:
+    j = start - 1
+    while j >= 0 and text[j] in " \t":
+        j -= 1
+    return j >= 0 and text[j] == ","
+
+
+def _slot(text: str, start: int, end: int) -> str | None:
+    """The name of the first signing slot the letters at ``start:end`` stand in, or None."""
+    line_start = text.rfind("\n", max(0, start - _LOOK_BACK), start) + 1
+    back = max(line_start, start - _LOOK_BACK)
+    paren = text.rfind("(", back, start)
+    if paren >= 0:
+        listed = _LIST.match(text, paren)
+        if listed is not None and listed.end() > end:
+            return "list"
+    for name, before, after in _SLOTS:
+        if before.search(text, back, start) is not None and after.match(text, end) is not None:
+            return name
+    return None
 
 
 def _initials(text: str, spans: Sequence[Span]) -> dict[str, PhiType]:

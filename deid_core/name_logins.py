@@ -35,17 +35,22 @@ def logins_of_names(text: str, spans: Sequence[Span]) -> list[Span]:
     forms = _login_forms(text, spans)
     if not forms:
         return []
+    found = []
+    for m in _TOKEN.finditer(text):
+        token = m.group().rstrip(".")
+        if token.rstrip("0123456789") in forms:
+            found.append((m.start(), m.start() + len(token)))
+    if not found:
+        return []
     covered = bytearray(len(text) + 1)
     for s in spans:
         covered[s.start : s.end] = b"\x01" * (s.end - s.start)
     lex = load_lexicons()
     out: list[Span] = []
-    for m in _TOKEN.finditer(text):
-        token = m.group().rstrip(".")
-        start, end = m.start(), m.start() + len(token)
-        if token.rstrip("0123456789") not in forms or any(covered[start:end]):
+    for start, end in found:
+        if any(covered[start:end]):
             continue
-        if lex.in_use(token) and not _in_slot(text, start, end):
+        if lex.in_use(text[start:end]) and not _in_slot(text, start, end):
             continue  # "mood swing" is no login of Sam Wing's
         out.append(Span(start, end, PhiType.USERNAME, SCORE, frozenset({SOURCE}), "name_logins"))
     return out
