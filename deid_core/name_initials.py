@@ -55,6 +55,7 @@ _SLOTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
 # ``agreed to``, ``Dr. Liao (me)``).
 _STRONG = frozenset({"k", "l", "s"})
 _LOOK_BACK = 40
+_SHORT = re.compile(r"(?<![^\W_])(?:[A-Z]{2,3}|[a-z]{2,3})(?![^\W_])")
 
 
 def initials_of_names(text: str, spans: Sequence[Span]) -> list[Span]:
@@ -62,16 +63,18 @@ def initials_of_names(text: str, spans: Sequence[Span]) -> list[Span]:
     wanted = _initials(text, spans)
     if not wanted:
         return []
-    # Only the named persons' initials are looked at: one scan for them, then their surroundings.
-    forms = sorted({f for ini in wanted for f in (ini, ini.upper())}, key=len, reverse=True)
-    hits = re.compile(r"(?<![^\W_])(?:" + "|".join(forms) + r")(?![^\W_])")
+    # Only the named persons' initials are looked at: one scan of the short tokens (a fixed pattern:
+    # compiling one per note cost more than the scan), then the surroundings of those that are wanted.
+    hits = [m for m in _SHORT.finditer(text) if m.group().lower() in wanted]
+    if not hits:
+        return []
     taken = bytearray(len(text) + 1)  # covered characters: one pass, linear in the note and its spans
     for s in spans:
         taken[s.start : s.end] = b"\x01" * (s.end - s.start)
     out: list[Span] = []
     lex = load_lexicons()
     function_words = lex.cues["function_words"]
-    for m in hits.finditer(text):
+    for m in hits:
         start, end = m.span()
         slot = _slot(text, start, end)
         if slot is None or not _alone(text, start, end):
