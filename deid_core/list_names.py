@@ -8,10 +8,11 @@ Ahmad 12, Nilofar 5, Sami 18 months``). A short or unusual given name among them
 Invariant: a span is added only for the first word of a list item, when at least two other items of the
 same list open with a PATIENT or DOCTOR span (any detector's) and no other item opens with another
 PHI type; the word is capitalised, two to twelve letters (a hyphen joining two such parts allowed), a
-listed given name or no dictionary word, and no span covers it. It takes the type most of the neighbours
-have. A list is one line's items split at commas, semicolons, ``&`` and ``and`` outside parentheses (after a
-label's colon),
-or a run of lines opening with the same bullet. Found spans are never changed.
+listed given name or no dictionary word, no title, role, relation, language or other never-name (a
+month's short name excepted: ``Jun``, ``Jan``), followed by what follows a name in a list (``_AFTER``),
+and no span covers it. It takes the type most of the neighbours have. A list is one line's items split
+at commas, semicolons, ``&`` and ``and`` outside parentheses (after a label's colon), or a run of lines
+opening with the same bullet. Found spans are never changed.
 """
 
 from __future__ import annotations
