@@ -86,3 +86,11 @@ def test_hard_names_and_lower_case_copies_keep_the_invariant() -> None:
 
 def test_the_default_copies_do_not_move_when_the_new_shapes_are_off() -> None:
     assert surrogate_copies([_doc()], 3, seed=5) == surrogate_copies([_doc()], 3, seed=5, hard_share=0.0, lower_share=0.0)
+
+
+def test_the_model_cards_reproduce_line_names_only_options_that_differ() -> None:
+    from deid_tools.train.job import _start_args
+    from deid_tools.train.train import TrainConfig
+
+    assert _start_args(TrainConfig()) == ""
+    assert _start_args(TrainConfig(learning_rate=1e-3, init_from="a")) == " --learning-rate 0.001 --init-from a"

@@ -172,7 +172,8 @@ def _augment_args(config: JobConfig) -> str:
 
 
 def _start_args(train: TrainConfig) -> str:
-    args = f" --learning-rate {train.learning_rate:g}" if train.learning_rate != TrainConfig.learning_rate else ""
+    # TrainConfig has slots: its class attribute is a descriptor, so the default comes from an instance.
+    args = f" --learning-rate {train.learning_rate:g}" if train.learning_rate != TrainConfig().learning_rate else ""
     return args + (f" --init-from {train.init_from}" if train.init_from else "")
 
 
