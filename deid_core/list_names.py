@@ -21,6 +21,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from deid_core.covered import covered_characters
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType, Span
 
@@ -44,13 +45,15 @@ def names_in_lists(text: str, spans: Sequence[Span]) -> list[Span]:
     """Spans for the unnamed heads of list items whose siblings are persons (module docstring)."""
     if not any(s.type in _PERSON for s in spans):
         return []
+    lists = _lists(text)
+    if not lists:
+        return []
     kinds: dict[int, PhiType] = {}
-    covered = bytearray(len(text) + 1)
     for s in spans:
-        covered[s.start : s.end] = b"\x01" * (s.end - s.start)
         kinds.setdefault(s.start, s.type)
+    covered = covered_characters(text, spans)
     out: list[Span] = []
-    for items in _lists(text):
+    for items in lists:
         out += _in_list(text, items, kinds, covered)
     return out
 

@@ -10,8 +10,8 @@ in the same note has exactly those initials, and that they stand where a signatu
 Invariant: every span added is two or three letters in one case, standing alone (no letter, digit or
 ``@`` beside it), equal, ignoring case, to the initials of a PATIENT or DOCTOR span of the same note of
 two or more words (first and last word, or every word; ``LAST, FIRST`` read as ``FIRST LAST``), in one
-of the signing slots of ``_SLOTS`` (initials that spell a word only in the strong ones) and not after a comma (``Ann Lee, MD``: a credential), and covered by
-no other span. It takes the person's type. Found spans are never changed.
+of the signing slots of ``_SLOTS`` (initials that spell a word only in the strong ones), not after a
+comma (``Ann Lee, MD``: a credential), and covered by no other span. It takes the person's type. Found spans are never changed.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from deid_core.covered import covered_characters
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType, Span
 
@@ -55,7 +56,7 @@ _SLOTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
 # ``agreed to``, ``Dr. Liao (me)``).
 _STRONG = frozenset({"k", "l", "s"})
 _LOOK_BACK = 40
-_SHORT = re.compile(r"(?<![^\W_])(?:[A-Z]{2,3}|[a-z]{2,3})(?![^\W_])")
+_SHORT = re.compile(rf"(?<![^\W_]){_INI}(?![^\W_])")
 
 
 def initials_of_names(text: str, spans: Sequence[Span]) -> list[Span]:
@@ -68,9 +69,7 @@ def initials_of_names(text: str, spans: Sequence[Span]) -> list[Span]:
     hits = [m for m in _SHORT.finditer(text) if m.group().lower() in wanted]
     if not hits:
         return []
-    taken = bytearray(len(text) + 1)  # covered characters: one pass, linear in the note and its spans
-    for s in spans:
-        taken[s.start : s.end] = b"\x01" * (s.end - s.start)
+    taken = covered_characters(text, spans)
     out: list[Span] = []
     lex = load_lexicons()
     function_words = lex.cues["function_words"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from deid_core.covered import covered_characters
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType, Span
 
@@ -42,9 +43,7 @@ def logins_of_names(text: str, spans: Sequence[Span]) -> list[Span]:
             found.append((m.start(), m.start() + len(token)))
     if not found:
         return []
-    covered = bytearray(len(text) + 1)
-    for s in spans:
-        covered[s.start : s.end] = b"\x01" * (s.end - s.start)
+    covered = covered_characters(text, spans)
     lex = load_lexicons()
     out: list[Span] = []
     for start, end in found:

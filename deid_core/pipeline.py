@@ -59,7 +59,7 @@ class DetectionPipeline:
         and no whitespace, comma or semicolon at a span's edges (a merge remainder such as ``"Finn "`` before a rule's age
         would take the space into its surrogate: ``"Ophthalmology7"``)."""
         clean = self.hygiene.clean(note.text, [*local, *tagged])
-        return _without_edge_space(note.text, self.merger.merge(self.type_vote.vote(note.text, clean), note.text))
+        return _without_edge_marks(note.text, self.merger.merge(self.type_vote.vote(note.text, clean), note.text))
 
     def _merge_all(self, notes: Sequence[EnrichedNote], local: Sequence[list[Span]], tagged: Sequence[list[Span]]) -> list[list[Span]]:
         return [self.combine(note, found, extra) for note, found, extra in zip(notes, local, tagged, strict=True)]
@@ -115,7 +115,7 @@ class DeidPipeline:
         return [await self.surrogator.deidentify(note, s) for note, s in zip(notes, spans, strict=True)]
 
 
-def _without_edge_space(text: str, spans: list[Span]) -> list[Span]:
+def _without_edge_marks(text: str, spans: list[Span]) -> list[Span]:
     out = []
     for s in spans:
         value = text[s.start : s.end]
