@@ -7,6 +7,7 @@ whatever the note length.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 _WINDOW = 48
 
@@ -74,28 +75,45 @@ def followed_by_unit(text: str, end: int) -> bool:
 def phrase_alternatives(phrases: frozenset[str]) -> str:
     """A regex alternation of cue ``phrases`` (literal, longest first so a longer phrase wins), each space
     matching a run of spaces or tabs ("the morning of", "co-sign")."""
-    return "|".join(re.escape(p).replace(r"\ ", r"[ \t]+") for p in sorted(phrases, key=len, reverse=True))
+    return "|".join(_phrase_regexes(phrases))
+
+
+def phrase_start(phrases: frozenset[str], not_before: str = r"\w\-") -> str:
+    """``(?<![not_before])(?i:phrase_alternatives(phrases))`` spelled as ``letter_start`` spells it, so a
+    scan skips to candidate letters. Every phrase must open with an ASCII letter."""
+    return letter_start(_phrase_regexes(phrases), not_before)
+
+
+def _phrase_regexes(phrases: frozenset[str]) -> list[str]:
+    return [re.escape(p).replace(r"\ ", r"[ \t]+") for p in sorted(phrases, key=len, reverse=True)]
 
 
 def word_start(words: list[str] | tuple[str, ...]) -> str:
-    """A regex fragment matching any of ``words`` case-insensitively, at the start of a word.
+    """A regex fragment matching any of ``words`` case-insensitively, at the start of a word (after no
+    ASCII letter, digit or underscore); longer words first. See ``letter_start``."""
+    return letter_start(sorted(words, key=len, reverse=True))
 
-    Each word is a regex whose first character is a literal ASCII letter. The fragment opens with a
-    plain character class (the first letters in both cases) and checks the word boundary *after*
-    that letter: a leading ``\\b``, look-behind or IGNORECASE literal would stop ``re`` from skipping
-    straight to candidate positions, which is most of the cost of a scan.
+
+def letter_start(branches: Sequence[str], not_before: str = "A-Za-z0-9_") -> str:
+    """``(?<![not_before])(?i:b1|b2|...)``: the first of ``branches`` that matches, case-insensitively,
+    where no character of the class ``not_before`` precedes.
+
+    Each branch is a regex without a top-level ``|`` whose first character is a literal ASCII letter. The
+    fragment opens with a plain character class (the first letters in both cases) and checks what
+    precedes *after* that letter: a leading ``\\b``, look-behind or IGNORECASE literal would stop ``re``
+    from skipping straight to candidate positions, which is most of the cost of a scan. Branches are
+    grouped by first letter in their given order; only one letter can match at a position, so the
+    alternation's order of trial is kept.
     """
     by_first: dict[str, list[str]] = {}
-    for word in words:
-        first = word[0].lower()
+    for branch in branches:
+        first = branch[0].lower()
         if not first.isascii() or not first.isalpha():
-            raise ValueError(f"word_start needs a leading letter, got {word!r}")
-        by_first.setdefault(first, []).append(word[1:])
+            raise ValueError(f"letter_start needs a leading letter, got {branch!r}")
+        by_first.setdefault(first, []).append(branch[1:])
     cls = "".join(c + c.upper() for c in sorted(by_first))
-    branches = "|".join(
-        f"(?<={c})(?:{'|'.join(sorted(rests, key=len, reverse=True))})" for c, rests in sorted(by_first.items())
-    )
-    return f"[{cls}](?<![A-Za-z0-9_][{cls}])(?i:{branches})"
+    alternatives = "|".join(f"(?<={c})(?:{'|'.join(rests)})" for c, rests in sorted(by_first.items()))
+    return f"[{cls}](?<![{not_before}][{cls}])(?i:{alternatives})"
 
 
 def digit_start(not_before: str) -> str:

@@ -12,7 +12,7 @@ import re
 from functools import cache
 
 from deid_core.detect.base import Pattern
-from deid_core.detect.rules.context import followed_by_unit, next_word, phrase_alternatives, preceded_by
+from deid_core.detect.rules.context import followed_by_unit, next_word, phrase_start, preceded_by
 from deid_core.detect.rules.dates import NOT_DATE_AFTER, NOT_DATE_BEFORE, plausible_md
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType
@@ -21,8 +21,8 @@ _MD = r"(?P<date>(?P<m>\d{1,2})/(?P<d>\d{1,2}))(?![\w/]|[.\-]\d)"
 
 
 @cache
-def _alternatives(key: str) -> str:
-    return phrase_alternatives(load_lexicons().cues[key])
+def _cue_start(key: str) -> str:
+    return phrase_start(load_lexicons().cues[key])
 
 
 def _month_day(text: str, m: re.Match[str]) -> bool:
@@ -42,7 +42,7 @@ def event_date_patterns() -> list[Pattern]:
     return [
         Pattern(
             "date_md_after_event",
-            rf"(?<![\w\-])(?i:{_alternatives('event_date_cues')})[ \t]*:?[ \t]*{_MD}",
+            rf"{_cue_start('event_date_cues')}[ \t]*:?[ \t]*{_MD}",
             d, score=0.7, group="date", flags=0, validate=_month_day, gate=("/",),
         ),
         # The night of one date into the next ("overnight 2/4/2025 into 2/5").
@@ -53,7 +53,7 @@ def event_date_patterns() -> list[Pattern]:
         ),
         Pattern(
             "date_year_after_event",
-            rf"(?<![\w\-])(?i:{_alternatives('event_year_cues')})[ \t]+(?P<y>(?:19|20)\d\d)(?![\w/]|[.\-/]\d)",
+            rf"{_cue_start('event_year_cues')}[ \t]+(?P<y>(?:19|20)\d\d)(?![\w/]|[.\-/]\d)",
             d, score=0.7, group="y", flags=0, validate=_a_year,
         ),
     ]

@@ -126,7 +126,7 @@ def location_patterns() -> list[Pattern]:
         # right before the plate word.
         Pattern(
             "state_of_plate",
-            rf"\b(?P<st>{'|'.join(STATE_ABBREVIATIONS)})[ \t]+(?=(?i:license[ \t]+)?(?i:plates?|tags?|reg(?:istration)?)\b)",
+            rf"(?P<st>[A-Z](?<!\w[A-Z])[A-Z](?<={'|'.join(STATE_ABBREVIATIONS)}))[ \t]+(?=(?i:license[ \t]+)?(?i:plates?|tags?|reg(?:istration)?)\b)",
             PhiType.STATE, score=0.8, group="st", flags=0, gate=("plate", "tag", "reg"),
         ),
         # The state that issued a licence or a benefit ("MN license LP 6127", "IA lic RPH-2287", "CA driver's

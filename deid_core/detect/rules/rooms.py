@@ -19,6 +19,7 @@ import string
 from functools import cache
 
 from deid_core.detect.base import Pattern
+from deid_core.detect.rules.context import letter_start
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType
 
@@ -140,7 +141,8 @@ def room_patterns() -> list[Pattern]:
         ),
         Pattern(
             "room_lettered_bed",
-            r"\b(?i:bed|bay|bedspace|cell|chair|cot|hallway|stretcher)[ \t]*(?:\#|(?i:no)\.?)?[ \t]*"
+            letter_start(("bed", "bay", "bedspace", "cell", "chair", "cot", "hallway", "stretcher"), r"\w")
+            + r"[ \t]*(?:\#|(?i:no)\.?)?[ \t]*"
             r"(?P<room>[A-Z]{1,2}-?\d{1,3}[A-Z]?)(?![\w\-/]|\.\d)",
             PhiType.ROOM,
             score=0.6,

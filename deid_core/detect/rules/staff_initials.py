@@ -46,7 +46,7 @@ import re
 from functools import cache, lru_cache
 
 from deid_core.detect.base import Pattern
-from deid_core.detect.rules.context import phrase_alternatives
+from deid_core.detect.rules.context import letter_start, phrase_start
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType
 
@@ -213,9 +213,15 @@ def _last_line_pair(text: str, m: re.Match[str]) -> bool:
     return all(_one_case(x) for x in (a, b)) and any(capital_initials(x) for x in (a, b))
 
 
-def _cue_alternatives(key: str) -> str:
-    """A regex alternation of the phrases of one cue list of staff_marks.yaml."""
-    return phrase_alternatives(load_lexicons().cues[key])
+_SIGNING_VERBS = (
+    "documented", "entered", "written", "charted", "completed", "dictated", "transcribed", "typed", "scored", "read",
+    "reviewed", "interpreted", "verified", "performed", "witnessed", "attested",
+)  # fmt: skip
+
+
+def _cue_start(key: str) -> str:
+    """The phrases of one cue list of staff_marks.yaml, case-insensitive, after no word character or hyphen."""
+    return phrase_start(load_lexicons().cues[key])
 
 
 def staff_initial_patterns() -> list[Pattern]:
@@ -346,8 +352,7 @@ def staff_initial_patterns() -> list[Pattern]:
         ),
         Pattern(
             "staff_initials_signed_by",
-            r"\b(?i:documented|entered|written|charted|completed|dictated|transcribed|typed|scored|read|reviewed|"
-            r"interpreted|verified|performed|witnessed|attested)[ \t]+(?i:by)[ \t]+"  # "signed by": signoffs.py
+            letter_start(_SIGNING_VERBS, r"\w") + r"[ \t]+(?i:by)[ \t]+"  # "signed by": signoffs.py
             r"(?P<i>[A-Z]{2,4})(?=[ \t]*(?:[.;,)]|$|[ \t]\d))",
             PhiType.DOCTOR,
             score=_SCORE,
@@ -359,7 +364,7 @@ def staff_initial_patterns() -> list[Pattern]:
         # A form's signing field ("Signed: HK / RN educator", "Radiologist attestation: KM", "asst: DM").
         Pattern(
             "staff_initials_field",
-            rf"(?<![\w\-])(?i:{_cue_alternatives('initial_labels')})[ \t]*:[ \t]*(?P<i>[A-Z]{{2,3}})"
+            rf"{_cue_start('initial_labels')}[ \t]*:[ \t]*(?P<i>[A-Z]{{2,3}})"
             r"(?=[ \t]*(?:[.;,)/]|$)|[ \t]{2,}|[ \t]\d)",
             PhiType.DOCTOR,
             score=_SCORE,
@@ -381,7 +386,7 @@ def staff_initial_patterns() -> list[Pattern]:
         ),
         Pattern(
             "staff_after_discipline",
-            rf"(?<![\w\-])(?i:{_cue_alternatives('discipline_roles')})[ \t]*\((?P<i>[A-Z]{{2,3}})\)",
+            rf"{_cue_start('discipline_roles')}[ \t]*\((?P<i>[A-Z]{{2,3}})\)",
             PhiType.DOCTOR,
             score=_SCORE,
             group="i",
@@ -402,7 +407,7 @@ def staff_initial_patterns() -> list[Pattern]:
         ),
         Pattern(
             "staff_after_role",
-            rf"(?<![\w\-])(?i:{_cue_alternatives('initial_roles')})(?:[ \t]*:)?[ \t]+(?P<d>\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?[ \t]+)?"
+            rf"{_cue_start('initial_roles')}(?:[ \t]*:)?[ \t]+(?P<d>\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?[ \t]+)?"
             r"(?P<n>[a-z]{2,3}|[a-z]\.[ \t]?[a-z][a-z'’]+(?:-[a-z]+)?)(?=[ \t]*(?:[.,;)]|$))",
             PhiType.DOCTOR,
             score=_SCORE,

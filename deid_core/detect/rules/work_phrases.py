@@ -15,17 +15,21 @@ import re
 from functools import cache
 
 from deid_core.detect.base import Pattern
+from deid_core.detect.rules.context import letter_start
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType
 
 _AGENT_ENDINGS = ("er", "or", "ist", "ian", "man", "men", "eer", "wright", "smith")
-_STRONG = (
-    r"(?:works?|worked|working|employed|trained|retired|years|career|job)"
-    r"(?:[ \t]+(?:nights|days|evenings|weekends|part-time|full-time|now|currently|mostly))?[ \t]+as[ \t]+(?:an?[ \t]+)?"
-    r"|(?:becoming|became|become|becomes)[ \t]+an?[ \t]+"
-    r"|(?:work|occupation|job|profession|employment)[ \t]*:[ \t]*(?:an?[ \t]+)?"
+_AS = r"(?:[ \t]+(?:nights|days|evenings|weekends|part-time|full-time|now|currently|mostly))?[ \t]+as[ \t]+(?:an?[ \t]+)?"
+_STRONG = letter_start(
+    [
+        *(w + _AS for w in ("works?", "worked", "working", "employed", "trained", "retired", "years", "career", "job")),
+        *(w + r"[ \t]+an?[ \t]+" for w in ("becoming", "became", "become", "becomes")),
+        *(w + r"[ \t]*:[ \t]*(?:an?[ \t]+)?" for w in ("work", "occupation", "job", "profession", "employment")),
+    ],
+    r"\w\-",
 )
-_WEAK = r"(?:was|is)[ \t]+an?[ \t]+"
+_WEAK = letter_start([r"was[ \t]+an?[ \t]+", r"is[ \t]+an?[ \t]+"], r"\w\-")
 # "Occupation: retired stonemason": the state of the job is no part of it (as the lexicon tags it).
 _STATE = r"(?:(?i:retired|former|formerly|part-time|full-time|self-employed|currently|now)[ \t]+)?"
 _JOB = _STATE + r"(?P<job>(?:[a-z][a-z'’\-]*[ \t]+){0,3}?[a-z][a-z'’\-]*|[A-Z]{2,5})"
@@ -65,13 +69,13 @@ def work_phrase_patterns() -> list[Pattern]:
     return [
         Pattern(
             "profession_work_phrase",
-            rf"(?<![\w\-])(?i:{_STRONG}){_JOB}{_END}",
+            rf"{_STRONG}{_JOB}{_END}",
             PhiType.PROFESSION, score=0.7, group="job", flags=re.MULTILINE,
             validate=lambda text, m: _job(text, m, strong=True),
         ),
         Pattern(
             "profession_was_a",
-            rf"(?<![\w\-])(?i:{_WEAK}){_JOB}{_END}",
+            rf"{_WEAK}{_JOB}{_END}",
             PhiType.PROFESSION, score=0.65, group="job", flags=re.MULTILINE,
             validate=lambda text, m: _job(text, m, strong=False),
         ),
