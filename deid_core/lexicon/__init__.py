@@ -184,7 +184,7 @@ def load_lexicons() -> Lexicons:
         code, _, name = line.partition("\t")
         states[code] = name.lower()
     return Lexicons(
-        first_names=frozenset(_lines("first_names.txt")),
+        first_names=frozenset(_lines("first_names.txt")) | frozenset(_lines("first_names_world.txt")),
         surnames=frozenset(_lines("surnames.txt")),
         common_words=frozenset(_lines("common_words.txt")),
         nicknames=_nicknames(),
