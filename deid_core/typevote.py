@@ -29,7 +29,9 @@ person (``Cot 203  Amos Whitcombe``, ``grandkids (Finn 7, Orla 4)`` where a rule
 as described at ``_number_and_person``.
 
 A one-word span without a cue (``Florence``, ``Rowan``) is as likely a place as a person, so the tagger
-keeps it.
+keeps it, unless only the first-name list knows the word (no town, state, country or ordinary word) and
+nothing around it reads as a place (no preposition before it, no comma or named thing after it): then
+it is a PATIENT (``call Rosalind or text``, ``Tanner (dispatcher)``; see ``_lone_given_name``).
 
 A second, smaller vote settles the tagger's region types by the gazetteer: a tagger city, state or
 country whose whole text is a US state's name and no country's is a STATE (``moved from Ohio`` was
@@ -66,6 +68,17 @@ LEXICON = "lexicon"
 CUED = 0.8
 """The lexicon detector's score for a name found after a cue (a title, a relation, a staff role)."""
 _CONJUNCTIONS = frozenset({"and", "&"})
+_LONE_TYPES = PLACE_TYPES - {PhiType.STREET, PhiType.STATE}
+# Words before a lone given name that make it as likely a place as a person ("near Winnie", "to Idris").
+_PLACE_BEFORE = frozenset(
+    "in at near from of to into onto on the via toward towards outside around across between by for with and or "
+    "through within over under a an".split()
+)
+# After it: a comma (an address, "Dexter, MI"), a word it would name ("Verona office"), another capital.
+_PLACE_AFTER = re.compile(
+    r"[ \t]*,|[ \t]+(?!(?:and|or|on|at|in|is|was|will|said|says|to|with|for|from|who|has|had|asked|called)\b)[a-z]"
+    r"|[ \t]+[A-Z][a-z]"
+)
 _WORD = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*|&")
 
 
@@ -92,16 +105,17 @@ class TypeVote:
         ]
         spans = [self._caps_surname(text, s) if s.sources == {TAGGER} and s.type in PLACE_TYPES else s for s in spans]
         persons = [s for s in spans if LEXICON in s.sources and s.type in PERSON_TYPES]
-        if not persons:
-            return spans
-        ages = [s for s in spans if s.type is PhiType.AGE and s.sources != {TAGGER}]
-        out: list[Span] = []
-        for s in spans:
-            if s.sources == {TAGGER} and s.type in VOTED_TYPES:
-                out.extend(self._voted(text, s, persons, ages))
-            else:
-                out.append(s)
-        return out
+        if persons:
+            ages = [s for s in spans if s.type is PhiType.AGE and s.sources != {TAGGER}]
+            out: list[Span] = []
+            for s in spans:
+                if s.sources == {TAGGER} and s.type in VOTED_TYPES:
+                    out.extend(self._voted(text, s, persons, ages))
+                else:
+                    out.append(s)
+            spans = out
+        # Last, so that a lexicon person's own type (a DOCTOR after "RN") wins where there is one.
+        return [self._lone_given_name(text, s) if s.sources == {TAGGER} and s.type in _LONE_TYPES else s for s in spans]
 
     def _caps_surname(self, text: str, span: Span) -> Span:
         """One word in capitals that only a surname list knows (``INR 9.4 on ESTRADA``): a patient in a
@@ -113,6 +127,26 @@ class TypeVote:
         if low in self.first_names or low in self.city_names or low in self.state_names or low in self.country_names:
             return span
         if low in self.words:
+            return span
+        return replace(span, type=PhiType.PATIENT)
+
+    def _lone_given_name(self, text: str, span: Span) -> Span:
+        """One title-case word that only the first-name list knows (no town, state, country or word) and
+        that nothing around it makes a place: no preposition, article or conjunction before it on its line
+        (``near Winnie`` stays a place), no comma after it (``Orchard Glen, Dexter, and``), no word after
+        it that it would name (``the Stanley ambulance``). ``call Rosalind or text``, ``Tanner
+        (dispatcher)``, ``- Rochelle will ask``: a person the tagger typed as a place."""
+        value = text[span.start : span.end]
+        low = value.lower()
+        if not (value.isalpha() and value[0].isupper() and value[1:].islower()) or low not in self.first_names:
+            return span
+        if low in self.city_names or low in self.state_names or low in self.country_names or low in self.words:
+            return span
+        line_before = text[text.rfind("\n", 0, span.start) + 1 : span.start]
+        before = _WORD.findall(line_before)
+        if (before and before[-1].lower() in _PLACE_BEFORE) or line_before.endswith(("'", "\u2019")):
+            return span
+        if _PLACE_AFTER.match(text, span.end):
             return span
         return replace(span, type=PhiType.PATIENT)
 

@@ -137,3 +137,30 @@ def test_one_surname_in_capitals_read_as_a_place_is_a_patient() -> None:
     text = "0612 INR 9.4 on ESTRADA. Called the manor. Transfer to DENVER. Seen at MERCY."
     spans = [_at(text, w, PhiType.HOSPITAL, "tagger", 0.9) for w in ("ESTRADA", "DENVER", "MERCY")]
     assert [s.type for s in build_type_vote().vote(text, spans)] == [PhiType.PATIENT, PhiType.HOSPITAL, PhiType.HOSPITAL]
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "tagged"),
+    [
+        ("Changes after 0700 -> call Rosalind or text the desk.", "Rosalind", PhiType.HOSPITAL),
+        ("Skyline comm ctr, Tanner (dispatcher)   weather hold", "Tanner", PhiType.COUNTRY),
+        ("Greene Meadow Clinic - Rochelle will ask for the releases.", "Rochelle", PhiType.CITY),
+    ],
+)
+def test_a_lone_given_name_nothing_places_is_a_person(text: str, word: str, tagged: PhiType) -> None:
+    assert vote_person_types(text, [_at(text, word, tagged, "tagger")])[0].type is PhiType.PATIENT
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("He moved to Chestnut Hill to be near Winnie.", "Winnie"),  # a preposition before it
+        ("She lives at 417 Orchard Glen, Dexter, and drives.", "Dexter"),  # a town in an address: a town too
+        ("Questions from Rosalind: may she stay?", "Rosalind"),  # "from"
+        ("He drove the Rosalind shuttle.", "Rosalind"),  # an article, and a word it names
+        ("Florence visited.", "Florence"),  # a town's name as well
+        ("Hope called.", "Hope"),  # an ordinary word as well
+    ],
+)
+def test_a_lone_given_name_keeps_the_place_type_where_a_place_may_be_meant(text: str, word: str) -> None:
+    assert vote_person_types(text, [_at(text, word, PhiType.CITY, "tagger")])[0].type is PhiType.CITY
