@@ -33,6 +33,9 @@ keeps it, unless only the first-name list knows the word (no town, state, countr
 nothing around it reads as a place (no preposition before it, no comma or named thing after it): then
 it is a PATIENT (``call Rosalind or text``, ``Tanner (dispatcher)``; see ``_lone_given_name``).
 
+A tagger DATE of a month's name and more words without a digit, on exactly the extent of a lexicon
+person (``Parent advocate June Ashby``), is that person.
+
 A second, smaller vote settles the tagger's region types by the gazetteer: a tagger city, state or
 country whose whole text is a US state's name and no country's is a STATE (``moved from Ohio`` was
 COUNTRY), and one that is a country's name and no state's is a COUNTRY; a name that is both
@@ -69,6 +72,7 @@ CUED = 0.8
 """The lexicon detector's score for a name found after a cue (a title, a relation, a staff role)."""
 _CONJUNCTIONS = frozenset({"and", "&"})
 _LONE_TYPES = PLACE_TYPES - {PhiType.STREET, PhiType.STATE}
+_MONTHS = frozenset("january february march april may june july august september october november december".split())
 # Words before a lone given name that make it as likely a place as a person ("near Winnie", "to Idris").
 _PLACE_BEFORE = frozenset(
     "in at near from of to into onto on the via toward towards outside around across between by for with and or "
@@ -111,6 +115,8 @@ class TypeVote:
             for s in spans:
                 if s.sources == {TAGGER} and s.type in VOTED_TYPES:
                     out.extend(self._voted(text, s, persons, ages))
+                elif s.sources == {TAGGER} and s.type is PhiType.DATE:
+                    out.append(self._month_named(text, s, persons))
                 else:
                     out.append(s)
             spans = out
@@ -129,6 +135,16 @@ class TypeVote:
         if low in self.words:
             return span
         return replace(span, type=PhiType.PATIENT)
+
+    def _month_named(self, text: str, span: Span, persons: Sequence[Span]) -> Span:
+        """A tagger date of a month's name and more words, no digit, where the lexicon reads a person of
+        exactly that extent (``Parent advocate June Ashby``): the person, named after a month."""
+        value = text[span.start : span.end]
+        words = value.split()
+        if len(words) < 2 or words[0].lower() not in _MONTHS or any(c.isdigit() for c in value):
+            return span
+        same = [p for p in persons if (p.start, p.end) == (span.start, span.end)]
+        return replace(span, type=same[0].type) if same else span
 
     def _lone_given_name(self, text: str, span: Span) -> Span:
         """One title-case word that only the first-name list knows (no town, state, country or word) and

@@ -183,3 +183,16 @@ def test_procedure_nouns_date_a_fraction(text: str, expected: str) -> None:
 )
 def test_more_holidays(text: str, expected: set[str]) -> None:
     assert set(dates(text)) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Parent advocate June Ashby from the county.", "Wife June (82) and daughters at bedside.", "caregiver April Peterson drives her"],
+)
+def test_a_month_that_names_a_person_is_no_date(text: str) -> None:
+    assert not dates(text) & {"June", "April"}
+
+
+@pytest.mark.parametrize(("text", "expected"), [("Seen in June by cardiology.", "June"), ("Last visit April, then none.", "April")])
+def test_a_month_alone_is_still_a_date(text: str, expected: str) -> None:
+    assert expected in dates(text)

@@ -164,3 +164,12 @@ def test_a_lone_given_name_nothing_places_is_a_person(text: str, word: str, tagg
 )
 def test_a_lone_given_name_keeps_the_place_type_where_a_place_may_be_meant(text: str, word: str) -> None:
     assert vote_person_types(text, [_at(text, word, PhiType.CITY, "tagger")])[0].type is PhiType.CITY
+
+
+def test_a_tagger_date_named_after_a_month_on_a_lexicon_person_is_the_person() -> None:
+    text = "Parent advocate June Ashby from Parent Lanterns."
+    out = vote_person_types(text, [_at(text, "June Ashby", PhiType.DATE, "tagger"), _at(text, "June Ashby", PhiType.PATIENT, "lexicon")])
+    assert out[0].type is PhiType.PATIENT
+    dated = "Seen June 2019 by Ashby."
+    spans = [_at(dated, "June 2019", PhiType.DATE, "tagger"), _at(dated, "June 2019", PhiType.PATIENT, "lexicon")]
+    assert vote_person_types(dated, spans)[0].type is PhiType.DATE  # a digit: a date

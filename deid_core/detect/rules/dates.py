@@ -18,6 +18,7 @@ from deid_core.detect.rules.context import (
     preceded_by,
     word_start,
 )
+from deid_core.lexicon import load_lexicons
 from schemas import PhiType
 
 _MONTH_FORMS = (
@@ -256,6 +257,23 @@ def _year_after_cue(text: str, m: re.Match[str]) -> bool:
     return last_word(text, start) in _YEAR_CUES and not followed_by_unit(text, m.end())
 
 
+_NEXT_TITLE_WORD = re.compile(r"[ \t]+([A-Z][a-z'\u2019\-]+)")
+
+
+def _not_a_name(text: str, m: re.Match[str]) -> bool:
+    """A month alone is a date, but not as a given name: after a relation (``Wife June (82)``) or before a
+    surname (``Parent advocate June Ashby``: the next word, in title case, a first name or surname that
+    is no ordinary word)."""
+    lex = load_lexicons()
+    if preceded_by(text, m.start(), lex.cues["relations"], hops=0):
+        return False
+    after = _NEXT_TITLE_WORD.match(text, m.end())
+    if after is None:
+        return True
+    word = after.group(1)
+    return not (lex.is_name(word) and not lex.is_word(word))
+
+
 def _bare_may(text: str, m: re.Match[str]) -> bool:
     return preceded_by(text, m.start(), frozenset({"in", "since", "until", "till", "by", "early", "late", "mid",
                                                    "last", "next", "this", "during", "of", "before", "after"}),
@@ -340,7 +358,7 @@ def date_patterns() -> list[Pattern]:
             rf"(?P<mon>{_MONTH_LEAD})\.?(?:\s+of)?,?\s*(?P<yr>{_YEAR})\b",
             d, score=0.9, flags=0,
         ),
-        Pattern("date_month_name", rf"{_FULL_MONTH_LEAD}\b", d, score=0.6, flags=0),
+        Pattern("date_month_name", rf"{_FULL_MONTH_LEAD}\b", d, score=0.6, flags=0, validate=_not_a_name),
         Pattern("date_month_may", r"M(?<!\wM)ay\b(?!\s+(?:be|have|need|not|also|require|benefit|take|use|return)\b)",
                 d, score=0.6, flags=0, validate=_bare_may),
         Pattern(
