@@ -6,11 +6,15 @@ from __future__ import annotations
 import re
 
 from deid_core.detect.base import Pattern
-from deid_core.detect.rules.context import followed_by_unit
+from deid_core.detect.rules.context import followed_by_unit, letter_start
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType
 
-_DIGIT_WORD = r"(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine)"
+_DIGIT_WORDS = ("zero", "oh", "o", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_DIGIT_WORD = f"(?:{'|'.join(_DIGIT_WORDS)})"
+# The first digit word after no letter, spelled to open with a character class (a scan then skips to its
+# letters; the whole pattern in IGNORECASE would not).
+_FIRST_DIGIT_WORD = letter_start(_DIGIT_WORDS, "A-Za-z")
 _TLD = r"(?:com|net|org|edu|gov|us|io|info|biz|co|uk|ca|me|health)"
 _AT = r"(?:\s*[\(\[\{]\s*at\s*[\)\]\}]\s*|\s+at\s+)"
 _DOT = r"(?:\s*[\(\[\{]\s*dot\s*[\)\]\}]\s*|\s+dot\s+)"
@@ -84,9 +88,10 @@ def obfuscated_patterns() -> list[Pattern]:
         # Seven or more digit words in a row ("four one three, five five five, oh one two two").
         Pattern(
             "phone_spelled",
-            rf"(?<![A-Za-z]){_DIGIT_WORD}(?:[\s,\-.]+{_DIGIT_WORD}){{6,}}(?![A-Za-z])",
+            rf"{_FIRST_DIGIT_WORD}(?i:(?:[\s,\-.]+{_DIGIT_WORD}){{6,}})(?![A-Za-z])",
             PhiType.PHONE,
             score=0.85,
+            flags=0,
             gate=("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "zero"),
         ),
         Pattern(
