@@ -75,8 +75,17 @@ _LONE_TYPES = PLACE_TYPES - {PhiType.STREET, PhiType.STATE}
 _MONTHS = frozenset("january february march april may june july august september october november december".split())
 # Words before a lone given name that make it as likely a place as a person ("near Winnie", "to Idris").
 _PLACE_BEFORE = frozenset(
-    "in at near from of to into onto on the via toward towards outside around across between by for with and or "
+    "in at near from of into onto on the via toward towards outside around across between by for with and or "
     "through within over under a an".split()
+)
+# "to" names a place after a word of travel ("moved to", "drove back to"), else as often a person
+# ("handed off to Idris", "questions to Rosalind at").
+_TRAVEL_BEFORE_TO = frozenset(
+    "move moved moves moving go goes going gone went drive drives drove driving driven fly flies flew flying return "
+    "returns returned returning relocate relocated relocating transfer transferred transferring back travel travels "
+    "traveled travelled traveling travelling trip trips commute commutes commuted commuting head heads headed heading "
+    "way route ride rides rode walk walks walked walking bus train flight came come comes coming trips visit visits "
+    "visited admitted sent".split()
 )
 # After it: a comma (an address, "Dexter, MI"), a word it would name ("Verona office"), another capital.
 _PLACE_AFTER = re.compile(
@@ -149,9 +158,10 @@ class TypeVote:
     def _lone_given_name(self, text: str, span: Span) -> Span:
         """One title-case word that only the first-name list knows (no town, state, country or word) and
         that nothing around it makes a place: no preposition, article or conjunction before it on its line
-        (``near Winnie`` stays a place), no comma after it (``Orchard Glen, Dexter, and``), no word after
-        it that it would name (``the Stanley ambulance``). ``call Rosalind or text``, ``Tanner
-        (dispatcher)``, ``- Rochelle will ask``: a person the tagger typed as a place."""
+        (``near Winnie`` stays a place; ``to`` only after a word of travel, ``moved to``), no comma after
+        it (``Orchard Glen, Dexter, and``), no word after it that it would name (``the Stanley
+        ambulance``). ``call Rosalind or text``, ``handed off to Idris.``, ``Tanner (dispatcher)``: a
+        person the tagger typed as a place."""
         value = text[span.start : span.end]
         low = value.lower()
         if not (value.isalpha() and value[0].isupper() and value[1:].islower()) or low not in self.first_names:
@@ -159,8 +169,10 @@ class TypeVote:
         if low in self.city_names or low in self.state_names or low in self.country_names or low in self.words:
             return span
         line_before = text[text.rfind("\n", 0, span.start) + 1 : span.start]
-        before = _WORD.findall(line_before)
-        if (before and before[-1].lower() in _PLACE_BEFORE) or line_before.endswith(("'", "\u2019")):
+        before = [w.lower() for w in _WORD.findall(line_before)[-2:]]
+        if (before and before[-1] in _PLACE_BEFORE) or line_before.endswith(("'", "\u2019")):
+            return span
+        if before[-1:] == ["to"] and (len(before) < 2 or before[0] in _TRAVEL_BEFORE_TO):
             return span
         if _PLACE_AFTER.match(text, span.end):
             return span

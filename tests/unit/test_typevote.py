@@ -173,3 +173,10 @@ def test_a_tagger_date_named_after_a_month_on_a_lexicon_person_is_the_person() -
     dated = "Seen June 2019 by Ashby."
     spans = [_at(dated, "June 2019", PhiType.DATE, "tagger"), _at(dated, "June 2019", PhiType.PATIENT, "lexicon")]
     assert vote_person_types(dated, spans)[0].type is PhiType.DATE  # a digit: a date
+
+
+def test_to_places_a_lone_given_name_only_after_a_word_of_travel() -> None:
+    handed = "Walked him to the tent, handed off to Idris."
+    assert vote_person_types(handed, [_at(handed, "Idris", PhiType.CITY, "tagger")])[0].type is PhiType.PATIENT
+    moved = "In 2019 she moved to Idris."
+    assert vote_person_types(moved, [_at(moved, "Idris", PhiType.CITY, "tagger")])[0].type is PhiType.CITY
