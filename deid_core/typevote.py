@@ -50,6 +50,7 @@ not keep a town, and a town's surrogate is a town.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -87,9 +88,10 @@ _TRAVEL_BEFORE_TO = frozenset(
     "way route ride rides rode walk walks walked walking bus train flight came come comes coming trips visit visits "
     "visited admitted sent".split()
 )
-# After it: a comma (an address, "Dexter, MI"), a word it would name ("Verona office"), another capital.
+# After it: a comma (an address, "Dexter, MI"), a hyphen (a longer name), a word it would name ("Verona
+# office"), another capital.
 _PLACE_AFTER = re.compile(
-    r"[ \t]*,|[ \t]+(?!(?:and|or|on|at|in|is|was|will|said|says|to|with|for|from|who|has|had|asked|called)\b)[a-z]"
+    r"[ \t]*,|[\-\u2010]|[ \t]+(?!(?:and|or|on|at|in|is|was|will|said|says|to|with|for|from|who|has|had|asked|called)\b)[a-z]"
     r"|[ \t]+[A-Z][a-z]"
 )
 _WORD = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*|&")
@@ -174,8 +176,8 @@ class TypeVote:
             return span
         if before[-1:] == ["to"] and (len(before) < 2 or before[0] in _TRAVEL_BEFORE_TO):
             return span
-        if _PLACE_AFTER.match(text, span.end):
-            return span
+        if _PLACE_AFTER.match(text, span.end) or line_before.endswith(("-", "\u2010")):
+            return span  # (and a part of a hyphenated name, "Ellsworth-Keane University")
         return replace(span, type=PhiType.PATIENT)
 
     def _region(self, text: str, span: Span) -> Span:
@@ -243,7 +245,13 @@ def build_type_vote(lexicons: Lexicons | None = None) -> TypeVote:
     heads = {w for key in ("facility_heads", "organization_heads", "ward_tails") for w in cues[key] if " " not in w}
     return TypeVote(
         cues["place_first_words"], frozenset(heads | cues["place_last_words"]),
-        frozenset(lex.us_states.values()), lex.countries, lex.first_names, lex.surnames, lex.cities,
+        frozenset(lex.us_states.values()), lex.countries, lex.first_names, lex.surnames, _with_unaccented(lex.cities),
         frozenset(w for key in ("titles", "officer_titles", "staff", "extra_roles", "initial_roles") for w in cues[key]),
         lex.common_words | lex.vocabulary,
     )
+
+
+def _with_unaccented(names: frozenset[str]) -> frozenset[str]:
+    """``names`` and their forms without accents (``huế`` is also ``hue``: notes often drop them)."""
+    bare = ("".join(c for c in unicodedata.normalize("NFKD", n) if not unicodedata.combining(c)) for n in names)
+    return names | frozenset(bare)

@@ -180,3 +180,14 @@ def test_to_places_a_lone_given_name_only_after_a_word_of_travel() -> None:
     assert vote_person_types(handed, [_at(handed, "Idris", PhiType.CITY, "tagger")])[0].type is PhiType.PATIENT
     moved = "In 2019 she moved to Idris."
     assert vote_person_types(moved, [_at(moved, "Idris", PhiType.CITY, "tagger")])[0].type is PhiType.CITY
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Breast ca 2017 in Vietnam (Hue).", "Hue"),  # Huế, a town once its accent is dropped
+        ("Cellular Therapy Unit, Ellsworth-Keane University Hospital", "Ellsworth"),  # part of a longer name
+    ],
+)
+def test_a_lone_given_name_that_is_a_town_without_accents_or_part_of_a_name_keeps_its_type(text: str, word: str) -> None:
+    assert vote_person_types(text, [_at(text, word, PhiType.CITY, "tagger")])[0].type is PhiType.CITY
