@@ -14,7 +14,9 @@ The rule (the seed ensemble's one-vote union):
 4. **Loser remainders.** A span that loses part of its extent keeps each part it still wins as a separate
    span of its own type, but only if that part contains an alphanumeric character. A remainder without
    one (``", "``, ``"-"``) is absorbed into the neighbouring span that beat it, which is extended over
-   it. When ``text`` is not given, remainders cannot be inspected and are always kept.
+   it; so is a remainder that is only a conjunction (``and``, ``or``, ``&``) between two pieces that beat
+   it (``Kessler and Farouk``, a firm to the tagger, two persons to a rule). When ``text`` is not given,
+   remainders cannot be inspected and are always kept.
 5. **Coalescing.** Adjacent (``a.end == b.start``) or overlapping pieces of the same type become one
    span (``sources`` united, ``score`` the max).
 
@@ -30,6 +32,7 @@ from typing import Protocol
 
 from schemas import PhiType, Span
 
+_CONJUNCTIONS = frozenset({"and", "or", "&"})
 _SOURCE_RANK_MEMO = 256
 """At most this many source sets remembered per merger."""
 
@@ -204,11 +207,15 @@ def _absorb_punctuation_remainders(
     i = 0
     while i < len(out):
         p = out[i]
-        if not p.remainder or any(c.isalnum() for c in text[p.start : p.end]):
-            i += 1
-            continue
         left = out[i - 1] if i > 0 and out[i - 1].end == p.start else None
         right = out[i + 1] if i + 1 < len(out) and out[i + 1].start == p.end else None
+        value = text[p.start : p.end]
+        # A conjunction left between two pieces that beat its span ("Kessler and Farouk" read as a firm,
+        # the names found by a rule) joins them: no word of the loser's type is left to stand alone.
+        joined = left is not None and right is not None and value.strip().lower() in _CONJUNCTIONS
+        if not p.remainder or (any(c.isalnum() for c in value) and not joined):
+            i += 1
+            continue
         # The neighbour that beat this remainder's owner is the one it overlapped; prefer the stronger.
         candidates = [n for n in (left, right) if n is not None and n.owner is not p.owner]
         if not candidates:

@@ -11,7 +11,7 @@ is scored as a missed name.
 
 Invariant: types change, and extents only by cutting off what is no person (a role word, a room's
 number); no span grows. A tagger span of a place, organisation or room type takes the person type of
-the lexicon's person spans when
+the lexicon's person spans (or a rule's: ``officers Pelletier and Gagnon``) when
 
 * one lexicon span has exactly its extent and was found after a cue (``neighbour Florence``) or is a
   hyphenated given name (``Betty-Jo``), or
@@ -69,6 +69,7 @@ VOTED_TYPES: frozenset[PhiType] = PLACE_TYPES | {PhiType.ROOM}
 _NUMBERED = frozenset({PhiType.ROOM, PhiType.DEPARTMENT})
 TAGGER = "tagger"
 LEXICON = "lexicon"
+RULES = "rules"
 CUED = 0.8
 """The lexicon detector's score for a name found after a cue (a title, a relation, a staff role)."""
 _CONJUNCTIONS = frozenset({"and", "&"})
@@ -119,7 +120,8 @@ class TypeVote:
             for s in spans
         ]
         spans = [self._caps_surname(text, s) if s.sources == {TAGGER} and s.type in PLACE_TYPES else s for s in spans]
-        persons = [s for s in spans if LEXICON in s.sources and s.type in PERSON_TYPES]
+        # Voters: the lexicon's persons and the rules' (validated patterns, "officers Pelletier and Gagnon").
+        persons = [s for s in spans if (LEXICON in s.sources or RULES in s.sources) and s.type in PERSON_TYPES]
         if persons:
             ages = [s for s in spans if s.type is PhiType.AGE and s.sources != {TAGGER}]
             out: list[Span] = []

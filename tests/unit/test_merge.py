@@ -95,6 +95,21 @@ def test_partial_overlap_punctuation_remainder_absorbed_into_winner() -> None:
     assert triples(merge_spans([header, tagger])) == [(3, 8, PhiType.PATIENT), (8, 10, PhiType.DOCTOR)]
 
 
+def test_a_conjunction_between_two_winners_is_absorbed_then_coalesced() -> None:
+    text = "officers Kessler and Farouk arrived"
+    #       0123456789012345678901234567
+    firm = sp(9, 27, PhiType.ORGANIZATION, T)  # the tagger's "Kessler and Farouk"
+    first, second = sp(9, 16, PhiType.PATIENT, R), sp(21, 27, PhiType.PATIENT, R)
+    out = merge_spans([firm, first, second], text)
+    assert [(text[s.start : s.end], s.type) for s in out] == [("Kessler and Farouk", PhiType.PATIENT)]
+    # A conjunction with a winner on one side only keeps the loser's type: a word of its own name.
+    tail = sp(9, 20, PhiType.ORGANIZATION, T)  # "Kessler and"
+    assert [(text[s.start : s.end], s.type) for s in merge_spans([tail, first], text)] == [
+        ("Kessler", PhiType.PATIENT),
+        (" and", PhiType.ORGANIZATION),
+    ]
+
+
 def test_punctuation_between_two_winners_is_absorbed_then_coalesced() -> None:
     text = "Pt Smith, John seen"
     #       0123456789012345678
