@@ -309,6 +309,8 @@ def test_hygiene_spreads_a_two_letter_name_only_as_written() -> None:
         ("Lives with his wife Ama (74) in a split-level.", "Ama"),
         ("Older brother Tor died at 74.", "Tor"),
         ("Co-sleeps with older brother Tae (8).", "Tae"),
+        ("Her sister Thu had carpal tunnel surgery.", "Thu"),  # a weekday's letters, then a verb
+        ("Her friend An from high school visits.", "An"),  # an article is never followed by "from"
     ],
 )
 def test_a_short_name_after_a_relation(lexicon, text: str, name: str) -> None:
@@ -317,7 +319,11 @@ def test_a_short_name_after_a_relation(lexicon, text: str, name: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["Mother Ca breast at 60.", "Mother Hx of lupus.", "Their pastor Rev. Odom visits.", "Listed as Baby Boy at birth."],
+    [
+        "Mother Ca breast at 60.", "Mother Hx of lupus.", "Their pastor Rev. Odom visits.", "Listed as Baby Boy at birth.",
+        "Her sister An MRI was normal.",
+        "Visits from her sister Thu and Fri.",
+    ],
 )
 def test_no_short_name_after_a_relation_when_an_abbreviation_title_or_placeholder(lexicon, text: str) -> None:
     assert not any(t in {"PATIENT", "DOCTOR"} and len(v) <= 3 for v, t in found(lexicon, text))

@@ -47,6 +47,8 @@ def _phrases(words: frozenset[str], kind: str) -> list[_Cue]:
     return [_Cue(tuple(w.split()), kind) for w in words]
 
 
+# Words that follow a person's name and never an article or a weekday ("sister Thu had", "friend An from").
+_AFTER_A_NAME = frozenset({"had", "has", "was", "is", "will", "would", "can", "could", "said", "from", "who", "came", "went"})
 # Words after "Baby" that stand for a newborn not yet named ("Baby Boy", "Baby Girl B").
 _PLACEHOLDERS = frozenset({"boy", "girl"})
 
@@ -286,7 +288,7 @@ class PeopleDetector:
             return True
         nxt = view.at[k + 1]
         if function:  # "sister An MRI": an article before its noun; a name is followed by punctuation or a verb
-            return not nxt.is_word or (nxt.is_lower and nxt.low.endswith(("ed", "s", "ing")))
+            return not nxt.is_word or (nxt.is_lower and (nxt.low.endswith(("ed", "s", "ing")) or nxt.low in _AFTER_A_NAME))
         return not nxt.is_lower or nxt.low in self._function or nxt.low.endswith(("ed", "s"))
 
     def _surname_like(self, tok: Token) -> bool:
