@@ -74,6 +74,7 @@ CUED = 0.8
 """The lexicon detector's score for a name found after a cue (a title, a relation, a staff role)."""
 _CONJUNCTIONS = frozenset({"and", "&"})
 _LONE_TYPES = PLACE_TYPES - {PhiType.STREET, PhiType.STATE}
+_LOOK_BACK = 80
 _MONTHS = frozenset("january february march april may june july august september october november december".split())
 # Words before a lone given name that make it as likely a place as a person ("near Winnie", "to Idris").
 _PLACE_BEFORE = frozenset(
@@ -172,7 +173,10 @@ class TypeVote:
             return span
         if low in self.city_names or low in self.state_names or low in self.country_names or low in self.words:
             return span
-        line_before = text[text.rfind("\n", 0, span.start) + 1 : span.start]
+        # The line before it, its last 80 characters at most (room for the two words read here): a bound
+        # keeps a note of one long line linear.
+        back = max(0, span.start - _LOOK_BACK)
+        line_before = text[max(back, text.rfind("\n", back, span.start) + 1) : span.start]
         before = [w.lower() for w in _WORD.findall(line_before)[-2:]]
         if (before and before[-1] in _PLACE_BEFORE) or line_before.endswith(("'", "\u2019")):
             return span
