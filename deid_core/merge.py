@@ -136,7 +136,7 @@ class SpanMerger:
             return []
         pieces = self._split(combined)
         if text is not None:
-            pieces = _absorb_punctuation_remainders(pieces, text, self._rank)
+            pieces = _absorb_remainders(pieces, text, self._rank)
         return _coalesce(pieces)
 
     def _combine_identical(self, spans: Iterable[Span]) -> list[Span]:
@@ -200,20 +200,23 @@ class SpanMerger:
         return pieces
 
 
-def _absorb_punctuation_remainders(
+def _absorb_remainders(
     pieces: list[_Piece], text: str, rank: Callable[[Span], _Rank]
 ) -> list[_Piece]:
     out = list(pieces)
     i = 0
     while i < len(out):
         p = out[i]
+        if not p.remainder:
+            i += 1
+            continue
         left = out[i - 1] if i > 0 and out[i - 1].end == p.start else None
         right = out[i + 1] if i + 1 < len(out) and out[i + 1].start == p.end else None
         value = text[p.start : p.end]
         # A conjunction left between two pieces that beat its span ("Kessler and Farouk" read as a firm,
         # the names found by a rule) joins them: no word of the loser's type is left to stand alone.
         joined = left is not None and right is not None and value.strip().lower() in _CONJUNCTIONS
-        if not p.remainder or (any(c.isalnum() for c in value) and not joined):
+        if any(c.isalnum() for c in value) and not joined:
             i += 1
             continue
         # The neighbour that beat this remainder's owner is the one it overlapped; prefer the stronger.
