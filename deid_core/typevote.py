@@ -258,6 +258,9 @@ def build_type_vote(lexicons: Lexicons | None = None) -> TypeVote:
 
 
 def _with_unaccented(names: frozenset[str]) -> frozenset[str]:
-    """``names`` and their forms without accents (``huế`` is also ``hue``: notes often drop them)."""
+    """``names`` and their forms without accents (``huế`` is also ``hue``: notes often drop them). Not
+    ``textfold.fold_accents``: that folds Latin-1 and Extended-A/B letters one for one to keep offsets, and
+    leaves the Vietnamese letters of Extended Additional (``ế``) as they are; a set of names needs no
+    offsets."""
     bare = ("".join(c for c in unicodedata.normalize("NFKD", n) if not unicodedata.combining(c)) for n in names)
     return names | frozenset(bare)
