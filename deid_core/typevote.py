@@ -33,6 +33,11 @@ keeps it, unless only the first-name list knows the word (no town, state, countr
 nothing around it reads as a place (no preposition before it, no comma or named thing after it): then
 it is a PATIENT (``call Rosalind or text``, ``Tanner (dispatcher)``; see ``_lone_given_name``).
 
+One sense per note: a one-word tagger place whose word is part of a person elsewhere in the note, where
+the tagger and the lexicon agree on that person or a rule or the header found it, is that person
+(``Questions from Annelies:``, ``Owen ketones 0.8``), unless the word is a town, state, country, facility
+head or specialty, follows ``in``, ``at`` or ``near``, or comes before ``&`` (see ``_one_sense``).
+
 A tagger DATE of a month's name and more words without a digit, on exactly the extent of a lexicon
 person (``Parent advocate June Ashby``), is that person.
 
@@ -51,8 +56,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import accumulate
 
 from deid_core.lexicon import Lexicons, load_lexicons
 from schemas import PhiType, Span
@@ -96,6 +103,10 @@ _PLACE_AFTER = re.compile(
     r"[ \t]*,|[\-\u2010]|[ \t]+(?!(?:and|or|on|at|in|is|was|will|said|says|to|with|for|from|who|has|had|asked|called)\b)[a-z]"
     r"|[ \t]+[A-Z][a-z]"
 )
+# Before a word a person elsewhere in the note has: it is the place here ("a warehouse in Clyde").
+_AT_A_PLACE = frozenset({"in", "at", "near", "inside", "outside", "into"})
+_FIRM_AFTER = re.compile(r"[ \t]*&")  # "Olumide & Ferris LLP"
+_SPECIALTY_ENDS = ("ology", "iatry", "ics")
 _WORD = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*|&")
 
 
@@ -112,6 +123,7 @@ class TypeVote:
     city_names: frozenset[str] = frozenset()
     role_words: frozenset[str] = frozenset()
     words: frozenset[str] = frozenset()
+    generic: frozenset[str] = frozenset()
 
     def vote(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """``spans`` with tagger place and room types replaced by the lexicon's person type where the vote
@@ -134,8 +146,57 @@ class TypeVote:
                 else:
                     out.append(s)
             spans = out
+        spans = self._one_sense(text, spans)
         # Last, so that a lexicon person's own type (a DOCTOR after "RN") wins where there is one.
         return [self._lone_given_name(text, s) if s.sources == {TAGGER} and s.type in _LONE_TYPES else s for s in spans]
+
+    def _one_sense(self, text: str, spans: Sequence[Span]) -> list[Span]:
+        """One sense per note: a one-word tagger place whose word is, elsewhere in the note, part of a
+        person the evidence agrees on takes that person's type (``Questions from Annelies:`` after
+        ``daughter Annelies Brandt``; ``Owen ketones 0.8`` in a log that names ``Owen Kessler-Dahl``).
+        Agreed persons: a rule's or the header's, or a tagger person that a lexicon person overlaps (the
+        lexicon alone reads too many capitalised words as names: ``Hadley Free``). The word keeps its
+        place type where it is a town, state or country, a facility's or a firm's head or a specialty
+        (``Urology``), right after ``in``, ``at`` or ``near`` (``a warehouse in Clyde`` beside a
+        ``Dr. Anselm Clyde``), or before ``&`` (``Olumide & Ferris LLP``)."""
+        lexicon_persons = sorted((s.start, s.end) for s in spans if LEXICON in s.sources and s.type in PERSON_TYPES)
+        starts = [a for a, _ in lexicon_persons]
+        reach = list(accumulate((b for _, b in lexicon_persons), max))
+        named: dict[str, list[tuple[int, PhiType]]] = {}
+        for s in spans:
+            if s.type not in PERSON_TYPES:
+                continue
+            if s.sources == {TAGGER}:
+                i = bisect_left(starts, s.end)  # lexicon persons starting before this one ends...
+                if i == 0 or reach[i - 1] <= s.start:  # ...none of which ends after it starts
+                    continue
+            elif not s.sources - {TAGGER, LEXICON}:
+                continue
+            for m in _WORD.finditer(text, s.start, s.end):
+                w = m.group()
+                if len(w) >= 2 and w[0].isupper() and not w.isupper():
+                    seen = named.setdefault(w, [])
+                    if len(seen) < 2:  # two places are enough: one of them is elsewhere
+                        seen.append((m.start(), s.type))
+        out = []
+        for s in spans:
+            if s.sources == {TAGGER} and s.type in VOTED_TYPES and (seen := named.get(text[s.start : s.end])):
+                elsewhere = [t for at, t in seen if not s.start <= at < s.end]
+                if elsewhere and not self._placed(text, s):
+                    s = replace(s, type=elsewhere[0])
+            out.append(s)
+        return out
+
+    def _placed(self, text: str, span: Span) -> bool:
+        """What keeps a one-word span a place though a person elsewhere has its word (see ``_one_sense``)."""
+        low = text[span.start : span.end].lower()
+        if low in self.city_names or low in self.state_names or low in self.country_names:
+            return True
+        if low in self.generic or low.endswith(_SPECIALTY_ENDS):
+            return True
+        back = max(0, span.start - _LOOK_BACK)
+        before = _WORD.findall(text[max(back, text.rfind("\n", back, span.start) + 1) : span.start])[-1:]
+        return (before != [] and before[0].lower() in _AT_A_PLACE) or _FIRM_AFTER.match(text, span.end) is not None
 
     def _caps_surname(self, text: str, span: Span) -> Span:
         """One word in capitals that only a surname list knows (``INR 9.4 on ESTRADA``): a patient in a
@@ -254,6 +315,7 @@ def build_type_vote(lexicons: Lexicons | None = None) -> TypeVote:
         frozenset(lex.us_states.values()), lex.countries, lex.first_names, lex.surnames, _with_unaccented(lex.cities),
         frozenset(w for key in ("titles", "officer_titles", "staff", "extra_roles", "initial_roles") for w in cues[key]),
         lex.common_words | lex.vocabulary,
+        frozenset(heads),
     )
 
 

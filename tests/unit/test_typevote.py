@@ -202,3 +202,41 @@ def test_lone_given_names_on_one_long_line_take_linear_time() -> None:
     out = vote_person_types(text, spans)
     assert time.perf_counter() - start < 10  # quadratic took about 5 s for a tenth of this
     assert {s.type for s in out} == {PhiType.PATIENT}
+
+
+def _nth(text: str, word: str, typ: PhiType, source: str, n: int, score: float = 0.9) -> Span:
+    start = -1
+    for _ in range(n + 1):
+        start = text.index(word, start + 1)
+    return Span(start, start + len(word), typ, score, frozenset({source}), "")
+
+
+_NAMED = "Daughter Annelies Brandt at bedside.\nQuestions from Annelies: may she stay until the block?"
+
+
+def test_a_tagger_place_whose_word_is_an_agreed_person_elsewhere_is_that_person() -> None:
+    agreed = [_at(_NAMED, "Annelies Brandt", PhiType.PATIENT, "tagger"), _at(_NAMED, "Annelies Brandt", PhiType.PATIENT, "lexicon", 0.8)]
+    later = _nth(_NAMED, "Annelies", PhiType.CITY, "tagger", 1)
+    assert vote_person_types(_NAMED, [*agreed, later])[-1].type is PhiType.PATIENT
+    ruled = [_at(_NAMED, "Annelies Brandt", PhiType.DOCTOR, "rules")]
+    assert vote_person_types(_NAMED, [*ruled, later])[-1].type is PhiType.DOCTOR
+
+
+def test_a_person_only_one_detector_reads_lends_no_type_to_other_mentions() -> None:
+    later = _nth(_NAMED, "Annelies", PhiType.CITY, "tagger", 1)
+    for alone in (_at(_NAMED, "Annelies Brandt", PhiType.PATIENT, "tagger"), _at(_NAMED, "Annelies Brandt", PhiType.PATIENT, "lexicon", 0.6)):
+        assert vote_person_types(_NAMED, [alone, later])[-1].type is PhiType.CITY
+
+
+@pytest.mark.parametrize(
+    ("text", "person", "word"),
+    [
+        ("Dr. Anselm Clyde signed. Stocker at a warehouse in Clyde.", "Anselm Clyde", "Clyde"),  # after "in"
+        ("Beatrix Olumide, Esq.; Olumide & Ferris LLP", "Beatrix Olumide", "Olumide"),  # a firm's name
+        ("Dr. Nell Urology-Finch (Urology, Green Pines)", "Nell Urology", "Urology"),  # a specialty
+        ("Dr. Ruth Ely. Lives in Ruth, Nevada.", "Ruth Ely", "Ruth"),  # a town
+    ],
+)
+def test_a_word_a_person_elsewhere_has_stays_a_place_where_it_reads_as_one(text: str, person: str, word: str) -> None:
+    spans = [_at(text, person, PhiType.DOCTOR, "rules"), _nth(text, word, PhiType.CITY, "tagger", 1)]
+    assert vote_person_types(text, spans)[-1].type is PhiType.CITY
