@@ -771,3 +771,19 @@ def test_hygiene_keeps_a_tagger_month_and_tenth_day_beside_a_date() -> None:
     spans = [_span(text.index(v), text.index(v) + len(v), PhiType.DATE) for v in ("4/10", "6/10")]
     kept = build_hygiene().clean(text, spans)
     assert [text[s.start : s.end] for s in kept] == ["4/10"]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Outreach van: Colm Brady NP, driver Al   vehicle: Unit 4", "Al"),
+        ("Lounge opens 0900, volunteer Al staffing.", "Al"),
+    ],
+)
+def test_a_role_outside_care_names_a_listed_first_name_even_a_word(lexicon, text: str, name: str) -> None:
+    assert name in words(lexicon, text)
+
+
+@pytest.mark.parametrize("text", ["Volunteer Fire Co responded at 0410.", "The driver Said nothing."])
+def test_a_role_outside_care_before_no_first_name_names_nothing(lexicon, text: str) -> None:
+    assert not words(lexicon, text) & {"Fire", "Said"}

@@ -7,7 +7,9 @@ Evidence, strongest first:
   name (``Dr. Brown``); after a relation or role, a capitalised word that is a known name or not an
   ordinary English word (``Grace`` yes, ``Spanish`` no), or a lower-case known first name that is not
   a word (nursing flowsheets: ``dtr ximena at bedside``). Weak cues that are also plain verbs or
-  prepositions (``per``, ``called``) need a name from the lexicon.
+  prepositions (``per``, ``called``) need a name from the lexicon. A role outside care (``driver``,
+  ``volunteer``, ``agent``: ``extra_roles``) needs a capitalised listed first name, ordinary word or not
+  (``driver Al``, ``volunteer Al staffing``; not ``Volunteer Fire Co``), and makes a PATIENT.
 * **the lexicon alone**: a title-cased first name that is not an ordinary word (``Marguerite``), or any
   first name followed by a capitalised surname-like word (``Will Okonkwo``), or ``LAST, FIRST``.
 
@@ -40,7 +42,7 @@ _PLACE_PREPOSITIONS = frozenset({"in", "from", "to", "at", "near", "outside", "a
 @dataclass(frozen=True, slots=True)
 class _Cue:
     words: tuple[str, ...]
-    kind: str  # "title" | "relation" | "staff" | "weak" | "naming"
+    kind: str  # "title" | "relation" | "staff" | "weak" | "role" | "naming"
 
 
 def _phrases(words: frozenset[str], kind: str) -> list[_Cue]:
@@ -68,6 +70,7 @@ class PeopleDetector:
             *_phrases(cues["relations"], "relation"),
             *_phrases(cues["staff"] - weak - cues["titles"], "staff"),
             *_phrases(weak, "weak"),
+            *_phrases(cues["extra_roles"] - cues["staff"] - self._titles - cues["relations"], "role"),
             *_phrases(cues["naming"], "naming"),
         ]
         by_first: dict[str, list[_Cue]] = {}
@@ -255,6 +258,8 @@ class PeopleDetector:
             return False
         if kind == "weak":
             return tok.is_title and lex.is_name(low)
+        if kind == "role":  # "driver Al": a listed first name, even one that is a word
+            return tok.is_title and low in lex.first_names
         if tok.is_title:
             return lex.is_name(low) or not lex.is_word(low)
         if tok.is_lower or tok.is_caps:
