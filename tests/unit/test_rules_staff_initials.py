@@ -137,9 +137,20 @@ def test_two_letters_after_a_signing_dash_are_initials_even_when_a_word(text: st
 def test_the_owners_of_action_items_are_staff() -> None:
     text = "ACTION ITEMS\n- RP: schedule the visit.\n- HL: registry abstract.\n- Next board 3/19."
     assert doctors(text) == {"RP", "HL"}
+    numbered = "ACTION ITEMS\n1. TA - update care plan by 4/1.\n2. FH - weekly weights x 4.\n3. Next conference: June."
+    assert doctors(numbered) == {"TA", "FH"}
 
 
-@pytest.mark.parametrize("text", ["PLAN\n- HTN: lisinopril\n- RP: x", "Notes\n- RP: no action heading", "ACTION ITEMS\n- BP: recheck"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PLAN\n- HTN: lisinopril\n- RP: x",
+        "Notes\n- RP: no action heading",
+        "ACTION ITEMS\n- BP: recheck",
+        "CORRECTIVE ACTION\n1. Night checks q2h.\n2. PT evaluation through the agency.",  # no colon or dash
+        "ACTION ITEMS\n1. BP - recheck in a week",  # a clinical abbreviation
+    ],
+)
 def test_bullets_elsewhere_or_clinical_abbreviations_own_nothing(text: str) -> None:
     assert doctors(text) == set()
 

@@ -17,8 +17,9 @@ before a credential, and lower-case initials or names right after a staff role w
   line, a credential perhaps, then the date.
 * **Opening a log entry** (``03/02 HV: Ms. Lowry lost her ride``): capitals and a colon after the entry's
   date or time at a line's start.
-* **Owning an action item** (``ACTION ITEMS`` then ``- RP: schedule the visit``): capitals opening a
-  bullet of the list under such a heading.
+* **Owning an action item** (``ACTION ITEMS`` then ``- RP: schedule the visit`` or ``1. TA - update the
+  plan``): capitals opening a bullet or numbered item of the list under such a heading, before a colon
+  or a spaced dash.
 * **A table's column of initials** (``| -1 | 1 | gh``): two or three lower-case letters alone in a cell,
   in two cells or more, that are no word or abbreviation.
 * **A log's column of initials aligned by blanks** (``0745  B   door ajar        kp``): two or three
@@ -143,7 +144,7 @@ def _dash_signed(text: str, m: re.Match[str]) -> bool:
 
 
 _ACTION_HEADING = re.compile(r"(?im)^[ \t]*(?:action items|action plan items|follow-up items|assignments)[ \t]*:?[ \t]*$")
-_BULLET_LINE = re.compile(r"(?m)^[ \t]*[-*•]")
+_BULLET_LINE = re.compile(r"(?m)^[ \t]*(?:[-*•]|\d{1,2}[.)])")
 
 
 def _action_item_owner(text: str, m: re.Match[str]) -> bool:
@@ -309,8 +310,9 @@ def staff_initial_patterns() -> list[Pattern]:
         ),
         Pattern(
             "staff_initials_action_item",
-            # "ACTION ITEMS\n- RP: schedule case 1 visit": the owner of each item of an action-item list.
-            r"(?m)^[ \t]*[-*•][ \t]*(?P<i>[A-Z]{2,3})[ \t]*:",
+            # "ACTION ITEMS\n- RP: schedule case 1 visit", "1. TA - update care plan": the owner of each
+            # item of an action-item list, before a colon or a spaced dash.
+            r"(?m)^[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]*(?P<i>[A-Z]{2,3})(?:[ \t]*:|[ \t]+[-–—][ \t])",
             PhiType.DOCTOR,
             score=_SCORE,
             group="i",
