@@ -58,6 +58,19 @@ def test_city_state_zip_variants(text: str, city: str, state: str, zip_: str) ->
     assert {(city, T.CITY), (state, T.STATE), (zip_, T.ZIP)} <= found(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("Tongan interpreter by phone: Lupe Fifita, ID 40117", "ID"),  # Idaho's ZIP codes start with 8
+        ("used phone interpreter Itzel (ID 40912) for goals talk", "ID"),
+        ("CT plate AK 55219 on level 2", "AK"),  # Alaska's start with 9
+    ],
+)
+def test_a_postal_code_before_a_number_of_another_zip_area_is_no_address(text: str, code: str) -> None:
+    got = found(text)
+    assert (code, T.STATE) not in got and not {t for _, t in got} & {T.CITY, T.ZIP}
+
+
 def test_zip_after_cue() -> None:
     assert ("02115-1234", T.ZIP) in found("zip 02115-1234")
     assert ("02115", T.ZIP) in found("Zip code: 02115")

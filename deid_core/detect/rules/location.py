@@ -1,7 +1,8 @@
 """LOCATION patterns: street addresses, PO boxes, ``City, ST 02114`` lines, ZIP codes, rooms.
 
 A bare 5-digit number is far more often a lab value or an ID than a ZIP, so ZIPs are only tagged
-after a state or the word "zip"; cities and states only inside a full ``City, ST ZIP`` line.
+after a state or the word "zip"; cities and states only inside a full ``City, ST ZIP`` line, where a
+postal code's ZIP starts with its area's digit (``MA 02114``; ``Lupe Fifita, ID 40117`` is an id).
 """
 
 from __future__ import annotations
@@ -52,8 +53,22 @@ def _state_before(text: str, m: re.Match[str]) -> re.Match[str] | None:
     return _STATE_BEFORE.search(text, max(0, m.start() - _STATE_WINDOW), m.start())
 
 
+# The first digit of the ZIP codes of each state's postal code (USPS national areas): a postal code before
+# a five-digit number of another area is no state and ZIP ("Lupe Fifita, ID 40117": an interpreter's id).
+_ZIP_AREAS = {
+    "0": "CT MA ME NH NJ PR RI VT VI", "1": "DE NY PA", "2": "DC MD NC SC VA WV", "3": "AL FL GA MS TN",
+    "4": "IN KY MI OH", "5": "IA MN MT ND SD WI", "6": "IL KS MO NE", "7": "AR LA OK TX", "8": "AZ CO ID NM NV UT WY",
+    "9": "AK CA HI OR WA GU AS MP",
+}
+_ZIP_AREA_OF = {code: digit for digit, codes in _ZIP_AREAS.items() for code in codes.split()}
+
+
 def _zip_after_state(text: str, m: re.Match[str]) -> bool:
-    return _state_before(text, m) is not None
+    state = _state_before(text, m)
+    if state is None:
+        return False
+    area = _ZIP_AREA_OF.get(state.group("state"))
+    return area is None or m.group()[0] == area
 
 
 def _state_and_city(text: str, m: re.Match[str]) -> list[tuple[int, int, PhiType]]:
