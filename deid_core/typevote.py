@@ -24,7 +24,8 @@ One word in capitals that only a surname list knows (no first name, word or plac
 tagger calls it a place (``INR 9.4 on ESTRADA``: a log writing surnames in capitals).
 
 Two cuts: a title, rank or staff role before the lexicon's person (``Lt. Harriet Mobley``, tagged
-ORGANIZATION) leaves the person alone, the role word is no PHI; a room or ward that is a number and a
+ORGANIZATION), or a role's initialism (``PIO Ken Albers``; no hospital's, state's, ship's or clinical
+term's capitals), leaves the person alone, the role word is no PHI; a room or ward that is a number and a
 person (``Cot 203  Amos Whitcombe``, ``grandkids (Finn 7, Orla 4)`` where a rule read the age) is split
 as described at ``_number_and_person``.
 
@@ -107,6 +108,7 @@ _PLACE_AFTER = re.compile(
 _AT_A_PLACE = frozenset({"in", "at", "near", "inside", "outside", "into"})
 _FIRM_AFTER = re.compile(r"[ \t]*&")  # "Olumide & Ferris LLP"
 _SPECIALTY_ENDS = ("ology", "iatry", "ics")
+_INITIALISM = re.compile(r"[A-Z]{2,5}")
 _WORD = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*|&")
 
 
@@ -124,6 +126,7 @@ class TypeVote:
     role_words: frozenset[str] = frozenset()
     words: frozenset[str] = frozenset()
     generic: frozenset[str] = frozenset()
+    not_roles: frozenset[str] = frozenset()
 
     def vote(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """``spans`` with tagger place and room types replaced by the lexicon's person type where the vote
@@ -285,9 +288,16 @@ class TypeVote:
         return [replace(span, type=only.type)] if covered else [span]
 
     def _role_word(self, head: str) -> bool:
-        """One word, a title, rank or staff role (``Lt.``, ``Sgt``, ``PIO`` is none: not listed)."""
+        """One word, a title, rank or staff role (``Lt.``, ``Sgt``), or a role's initialism (``PIO Ken
+        Albers``, ``BCBA Marcus Lindahl``, ``MHW Tavita``): two to five capitals that name no hospital,
+        state, vessel (``MV Coral Sovereign``) or clinical term."""
         words = head.split()
-        return len(words) == 1 and words[0].rstrip(".").lower() in self.role_words
+        if len(words) != 1:
+            return False
+        word = words[0].rstrip(".")
+        if word.lower() in self.role_words:
+            return True
+        return _INITIALISM.fullmatch(word) is not None and word not in self.not_roles
 
     @staticmethod
     def _number_and_person(text: str, span: Span, inside: Sequence[Span], ages: Sequence[Span]) -> list[Span]:
@@ -316,6 +326,7 @@ def build_type_vote(lexicons: Lexicons | None = None) -> TypeVote:
         frozenset(w for key in ("titles", "officer_titles", "staff", "extra_roles", "initial_roles") for w in cues[key]),
         lex.common_words | lex.vocabulary,
         frozenset(heads),
+        lex.hospital_abbreviations | {c.upper() for c in lex.us_states} | {c.upper() for c in cues["clinical_abbreviations"] | cues["vessel_prefixes"]},
     )
 
 

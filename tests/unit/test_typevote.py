@@ -104,6 +104,31 @@ def test_a_role_word_before_a_lexicon_person_is_cut_off_and_the_rest_is_the_pers
     assert (text[out[0].start : out[0].end], out[0].type) == ("Harriet Mobley", PhiType.PATIENT)
 
 
+@pytest.mark.parametrize(
+    ("text", "tagged", "person"),
+    [
+        ("Press inquiries to PIO Ken Albers, by e-mail.", "PIO Ken Albers", "Ken Albers"),
+        ("Referral to Sunbeam Partners (BCBA Marcus Lindahl).", "BCBA Marcus Lindahl", "Marcus Lindahl"),
+    ],
+)
+def test_a_role_s_initialism_before_a_lexicon_person_is_cut_off(text: str, tagged: str, person: str) -> None:
+    out = build_type_vote().vote(text, [_at(text, tagged, PhiType.HOSPITAL, "tagger", 0.9), _at(text, person, PhiType.PATIENT, "lexicon")])
+    assert (text[out[0].start : out[0].end], out[0].type) == (person, PhiType.PATIENT)
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "person"),
+    [
+        ("Ship's doctor, MV Coral Sovereign (Azurline)", "MV Coral Sovereign", "Coral Sovereign"),  # a vessel
+        ("Transferred to UCLA Helen Diller pavilion", "UCLA Helen Diller", "Helen Diller"),  # a hospital
+        ("Moved to NE Sandy Blvd last year.", "NE Sandy Blvd", "Sandy Blvd"),  # a state's code
+    ],
+)
+def test_capitals_that_name_a_vessel_hospital_or_state_keep_the_tagger_span(text: str, tagged: str, person: str) -> None:
+    spans = [_at(text, tagged, PhiType.LOCATION_OTHER, "tagger", 0.9), _at(text, person, PhiType.PATIENT, "lexicon")]
+    assert build_type_vote().vote(text, spans)[0] == spans[0]
+
+
 def test_a_word_that_is_no_role_before_a_person_keeps_the_tagger_span() -> None:
     text = "Moved to NE Sandy Blvd last year."
     spans = [_at(text, "NE Sandy Blvd", PhiType.STREET, "tagger", 0.9), _at(text, "Sandy Blvd", PhiType.PATIENT, "lexicon")]
