@@ -28,6 +28,8 @@ ORGANIZATION), or a role's initialism (``PIO Ken Albers``; no hospital's, state'
 term's capitals), leaves the person alone, the role word is no PHI; a room or ward that is a number and a
 person (``Cot 203  Amos Whitcombe``, ``grandkids (Finn 7, Orla 4)`` where a rule read the age) is split
 as described at ``_number_and_person``.
+A room or ward of one capitalised word and a number a rule reads as an age is the person and the age
+even where no name list knows the word (``Siblings Ayaan 12, Mahad 8``; ``_aged_names``).
 
 A one-word span without a cue (``Florence``, ``Rowan``) is as likely a place as a person, so the tagger
 keeps it, unless only the first-name list knows the word (no town, state, country or ordinary word) and
@@ -109,6 +111,7 @@ _AT_A_PLACE = frozenset({"in", "at", "near", "inside", "outside", "into"})
 _FIRM_AFTER = re.compile(r"[ \t]*&")  # "Olumide & Ferris LLP"
 _SPECIALTY_ENDS = ("ology", "iatry", "ics")
 _INITIALISM = re.compile(r"[A-Z]{2,5}")
+_NAME_AND_NUMBER = re.compile(r"(?P<name>[A-Z][a-z]+(?:['\u2019\-][A-Za-z]+)?)[ \t]+(?P<n>\d{1,3})")
 _WORD = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*|&")
 
 
@@ -149,9 +152,27 @@ class TypeVote:
                 else:
                     out.append(s)
             spans = out
+        spans = self._aged_names(text, spans)
         spans = self._one_sense(text, spans)
         # Last, so that a lexicon person's own type (a DOCTOR after "RN") wins where there is one.
         return [self._lone_given_name(text, s) if s.sources == {TAGGER} and s.type in _LONE_TYPES else s for s in spans]
+
+    def _aged_names(self, text: str, spans: Sequence[Span]) -> list[Span]:
+        """A tagger room or ward of one capitalised word and a number that a rule reads as an age
+        (``Siblings Ayaan 12, Mahad 8``, ``Great-grandchildren Zosia 7 and Felek 4``) is a person and the
+        age, when the word is no ordinary word, place or ward head (``Hartwell 4`` stays a ward: no rule
+        reads its number as an age)."""
+        ages = {s.start for s in spans if s.type is PhiType.AGE and s.sources != {TAGGER}}
+        if not ages:
+            return list(spans)
+        out = []
+        for s in spans:
+            if s.sources == {TAGGER} and s.type in _NUMBERED and (m := _NAME_AND_NUMBER.fullmatch(text, s.start, s.end)):
+                low = m.group("name").lower()
+                if m.start("n") in ages and not self._placed(text, replace(s, end=m.end("name"))) and low not in self.words:
+                    s = replace(s, end=m.end("name"), type=PhiType.PATIENT)
+            out.append(s)
+        return out
 
     def _one_sense(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """One sense per note: a one-word tagger place whose word is, elsewhere in the note, part of a

@@ -215,6 +215,7 @@ def test_spelled_out_ages_after_a_name(text: str, expected: set[str]) -> None:
         ("Married; daughters Efua (7) and Nkechi (3).", {"7", "3"}),
         ("G2P1 (first child Mphatso, 3 yrs, well)", {"3"}),
         ("Siblings Ayaan 12, Mahad 8 - separate reviews.", {"12", "8"}),
+        ("Great-grandchildren Zosia 7 and Felek 4, all well.", {"7", "4"}),
         # A ward, a bay or a first name that is a word before a number is no person's age.
         ("Ward (4) and Bay 7; Will (2) see. Keppra (2) with his son.", set()),
         ("Seen at Sunnybank Children's Hospital, Marigold 6, family conference.", set()),

@@ -160,6 +160,15 @@ def test_a_ward_read_into_a_name_and_an_age_is_the_person() -> None:
     assert build_type_vote().vote(text, [ward, name])[0] == ward  # no rule's age: a ward ("Hartwell 4") stays
 
 
+def test_a_ward_of_a_word_and_a_rule_s_age_is_the_person_though_no_list_knows_the_name() -> None:
+    text = "Siblings Ayaan 12, Mahad 8 - separate reviews. Seen on Hartwell 4."
+    ward, age = _at(text, "Mahad 8", PhiType.ROOM, "tagger", 0.9), _at(text, "8", PhiType.AGE, "rules", 0.7)
+    out = build_type_vote().vote(text, [ward, age])
+    assert (text[out[0].start : out[0].end], out[0].type) == ("Mahad", PhiType.PATIENT)
+    hartwell = _at(text, "Hartwell 4", PhiType.DEPARTMENT, "tagger", 0.9)
+    assert build_type_vote().vote(text, [hartwell, age])[0] == hartwell  # its number is no age
+
+
 def test_one_surname_in_capitals_read_as_a_place_is_a_patient() -> None:
     text = "0612 INR 9.4 on ESTRADA. Called the manor. Transfer to DENVER. Seen at MERCY."
     spans = [_at(text, w, PhiType.HOSPITAL, "tagger", 0.9) for w in ("ESTRADA", "DENVER", "MERCY")]
