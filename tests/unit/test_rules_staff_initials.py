@@ -139,6 +139,7 @@ def test_the_owners_of_action_items_are_staff() -> None:
     assert doctors(text) == {"RP", "HL"}
     numbered = "ACTION ITEMS\n1. TA - update care plan by 4/1.\n2. FH - weekly weights x 4.\n3. Next conference: June."
     assert doctors(numbered) == {"TA", "FH"}
+    assert doctors("FOLLOW-UP / ACTIONS\n1. LR - post-fall huddle form by 3/16.\n2. TM - pull the log.") == {"LR", "TM"}
 
 
 @pytest.mark.parametrize(

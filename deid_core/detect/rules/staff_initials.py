@@ -143,7 +143,10 @@ def _dash_signed(text: str, m: re.Match[str]) -> bool:
     return _note_end_initials(text, m)
 
 
-_ACTION_HEADING = re.compile(r"(?im)^[ \t]*(?:action items|action plan items|follow-up items|assignments)[ \t]*:?[ \t]*$")
+# "ACTION ITEMS", "Follow-up items:", "FOLLOW-UP / ACTIONS": a heading line of owned items.
+_ACTION_HEADING = re.compile(
+    r"(?im)^[ \t]*(?:[a-z\-]+[ \t]*/[ \t]*)?(?:action items|actions|action plan items|follow-up items|assignments)[ \t]*:?[ \t]*$"
+)
 _BULLET_LINE = re.compile(r"(?m)^[ \t]*(?:[-*•]|\d{1,2}[.)])")
 
 
