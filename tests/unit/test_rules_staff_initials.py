@@ -161,3 +161,10 @@ def test_a_blank_aligned_column_of_initials_on_three_lines_or_more() -> None:
     assert doctors(text) == {"kp"}
     assert doctors("0745  dose        mg\n0800  dose        mg\n0815  dose        mg\n") == set()
     assert doctors("0745  B     door ajar            kp\n0800  M     breakfast            kp\n") == set()
+
+
+def test_lower_case_initials_closing_two_log_entries_or_more_are_staff() -> None:
+    text = "2/27 10:05 left vm, no results given. nf\n2/27 11:22 spoke with pt, understands. nf\n3/1 pt no-show.\n"
+    assert doctors(text) == {"nf"}
+    assert doctors("2/27 left vm. nf\n3/1 pt no-show.\n") == set()  # once: a sentence's last word may be shorthand
+    assert doctors("spoke with pt. ok\nleft vm. ok\n") == set()  # a word
