@@ -12,6 +12,8 @@ Invariants after ``SpanHygiene.clean``:
 * **Ages and nicknames after names.** The number right after a person (``Diego (11)``, ``Hryhorenko,
   61;``) is an AGE, a capitalised word in quotes right after one (``Oksana "Ox"``) the same person
   (``deid_core.after_names``).
+* **Names paired with persons.** The other half of ``Ro + Tessa``, ``Marco / mt`` or ``-OF/lz`` where one
+  half is a person, when it has a name's shape (``deid_core.paired_names``).
 * **Names read as contacts.** A tagger e-mail, URL or user name with no ``@``, no spelled-out "at"
   or "dot", no digit and only capitalised words is a person (``Sinéad Ó Dálaigh``: the character table
   lacks accented letters), typed PATIENT.
@@ -36,6 +38,7 @@ from deid_core.lexicon import MEDICAL_SUFFIXES, Lexicons, load_lexicons
 from deid_core.list_names import names_in_lists
 from deid_core.name_initials import initials_of_names
 from deid_core.name_logins import logins_of_names
+from deid_core.paired_names import names_in_pairs
 from deid_core.shapes import no_address
 from deid_core.tagger_lookalikes import PERSON as _PERSON
 from deid_core.tagger_lookalikes import TaggerLookAlikes
@@ -140,7 +143,8 @@ class SpanHygiene:
                 out.append(piece)
         spread = self._propagate(text, out)
         derived = initials_of_names(text, spread) + names_in_lists(text, spread) + logins_of_names(text, spread)
-        return spread + spans_after_names(text, spread) + derived
+        found = spread + spans_after_names(text, spread) + derived
+        return found + names_in_pairs(text, found)
 
     def _propagate(self, text: str, spans: list[Span]) -> list[Span]:
         """One sense per note: a name or place word found once (``Ximena`` after ``her daughter``) is
