@@ -11,7 +11,9 @@ either type, by any detector: the type is the less certain part), these are read
   no number follows (``Zainab Haddad, 9 - homesick``, ``Aria, 3 yo``), is an AGE; a number followed by
   anything else (a unit, a slash, a decimal) is a measure, not an age;
 * one or two capitalised words, or initials (``("BC")``), in quotes, straight after the name or its
-  possessive and in parentheses or not, are the same person's name.
+  possessive and in parentheses or not, are the same person's name;
+* a capitalised word right before the name in parentheses that starts as the name's first word does
+  (``RN Mags (Magdalena Zoric)``, ``Bea (Beatrix)``) is the short form the person goes by.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from deid_core.covered import covered_characters
 from schemas import PhiType, Span
 
 SOURCE = "lexicon"
@@ -30,6 +33,8 @@ _AFTER_NAME = re.compile(
     r"|,[ \t]*(?P<comma>\d{1,3})(?=[ \t]*(?:[,;)]|\.(?!\d)|$)|[ \t]+[-\u2013\u2014][ \t]+(?!\d)|[ \t]?(?:yo|y/o)\b)",
     re.MULTILINE,
 )
+_SHORT_BEFORE = re.compile(r"(?<![\w'\u2019\-])(?P<short>[A-Z][a-z]{1,11})[ \t]*\([ \t]*$")
+_CLOSING = re.compile(r"[ \t]*\)")
 _NICKNAME = re.compile(
     r"(?:['\u2019]s)?[ \t]*\(?[ \t]*[\"\u201c](?P<nick>[A-Z][a-z'\-]{1,15}(?: [A-Z][a-z'\-]{1,15})?|[A-Z]{2,3})[\"\u201d]"
 )
@@ -39,16 +44,19 @@ def spans_after_names(text: str, spans: Sequence[Span]) -> list[Span]:
     """AGE spans for the numbers right after person spans, and PATIENT or DOCTOR spans for nicknames
     in quotes right after them, except where a span already covers them."""
     out: list[Span] = []
+    covered = covered_characters(text, spans)  # a mask, not a scan of the spans per find (linear)
+    taken: set[tuple[int, int]] = set()
     for span in spans:
         if span.type not in _PERSON:
             continue
-        found = _age_after(text, span.end) or _nickname_after(text, span)
-        if found is None:
-            continue
-        start, end, type_, why = found
-        if any(s.start < end and start < s.end for s in (*spans, *out)):
-            continue
-        out.append(Span(start, end, type_, SCORE, frozenset({SOURCE}), why))
+        for found in (_age_after(text, span.end) or _nickname_after(text, span), _short_form_before(text, span)):
+            if found is None:
+                continue
+            start, end, type_, why = found
+            if any(covered[start:end]) or (start, end) in taken:
+                continue
+            taken.add((start, end))
+            out.append(Span(start, end, type_, SCORE, frozenset({SOURCE}), why))
     return out
 
 
@@ -60,6 +68,19 @@ def _age_after(text: str, end: int) -> tuple[int, int, PhiType, str] | None:
     if not 0 < int(m.group(group)) <= MAX_AGE:
         return None
     return *m.span(group), PhiType.AGE, "age after a name"
+
+
+def _short_form_before(text: str, span: Span) -> tuple[int, int, PhiType, str] | None:
+    """``RN Mags (Magdalena Zoric)``: a capitalised word right before the person in parentheses that
+    begins with the same two letters as the person's first name, and is not that name, is the short
+    form the person goes by."""
+    if not _CLOSING.match(text, span.end):
+        return None
+    m = _SHORT_BEFORE.search(text, max(0, span.start - 20), span.start)
+    first = text[span.start : span.end].split()[0]
+    if m is None or m.group("short") == first or m.group("short")[:2].lower() != first[:2].lower():
+        return None
+    return *m.span("short"), span.type, "short form before a name"
 
 
 def _nickname_after(text: str, span: Span) -> tuple[int, int, PhiType, str] | None:

@@ -74,3 +74,27 @@ def test_a_nickname_in_quotes_after_a_name_is_the_same_person(text: str, name: s
 )
 def test_a_quotation_after_a_name_is_no_nickname(text: str) -> None:
     assert spans_after_names(text, [person(text, "Ximena")]) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "short"),
+    [
+        ("day charge is RN Mags (Magdalena Zoric), handoff 06:45", "Magdalena Zoric", "Mags"),
+        ("Daughter: Bea (Beatrix) calls nightly.", "Beatrix", "Bea"),
+    ],
+)
+def test_a_short_form_before_the_name_in_parentheses_is_the_same_person(text: str, name: str, short: str) -> None:
+    (found,) = spans_after_names(text, [person(text, name, PhiType.DOCTOR)])
+    assert (text[found.start : found.end], found.type) == (short, PhiType.DOCTOR)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Seen at Mercy (Magdalena Zoric attending).", "Magdalena Zoric"),  # no closing parenthesis after it
+        ("Called Tessa (Magdalena Zoric) at noon.", "Magdalena Zoric"),  # another name's letters
+        ("Magdalena (Magdalena Zoric)", "Magdalena Zoric"),  # the same word
+    ],
+)
+def test_no_short_form_where_the_word_is_not_the_name_s_start(text: str, name: str) -> None:
+    assert spans_after_names(text, [person(text, name)]) == []
