@@ -168,3 +168,10 @@ def test_lower_case_initials_closing_two_log_entries_or_more_are_staff() -> None
     assert doctors(text) == {"nf"}
     assert doctors("2/27 left vm. nf\n3/1 pt no-show.\n") == set()  # once: a sentence's last word may be shorthand
     assert doctors("spoke with pt. ok\nleft vm. ok\n") == set()  # a word
+
+
+def test_capital_initials_closing_log_entries_in_a_note_of_two_such_lines_or_more() -> None:
+    text = "11/05/25: fever. Home from daycare. FP\n11/07/25: recovered. Towel on pillow. AN\n01/05/26: doing well."
+    assert doctors(text) == {"FP", "AN"}
+    assert doctors("11/05/25: home from daycare. FP\n11/07/25: recovered, see MD.\n01/05/26: doing well.") == set()
+    assert doctors("Cultures sent. ICU\nStable overnight. IVF\nEnd.") == set()  # clinical abbreviations

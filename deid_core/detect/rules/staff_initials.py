@@ -10,8 +10,8 @@ before a credential, and lower-case initials or names right after a staff role w
 * **Ending the note** (``...F/u 5/7/2025. AR``, a last line ``sk``): two or three letters in one case
   after a sentence's end or alone on the last line, no unit, credential or clinical abbreviation (``IVF``),
   and in lower case no ordinary word.
-* **Closing log entries** (``asked for callback. nf``): two or three lower-case letters after a sentence's
-  end at the end of two lines or more, with the note's end's guards.
+* **Closing log entries** (``asked for callback. nf``, ``Resume meds. FP``): two or three letters in one
+  case after a sentence's end, where two lines or more of the note end so, with the note's end's guards.
 * **A dash ending a line** (``pt used unit phone. -gk``, ``1300   --ro``): after a sentence's end or a
   column gap, with the same guards as the note's end, except that two lower-case letters may spell a
   word there (``-sh``, ``-ha``).
@@ -208,22 +208,20 @@ def _line_end_counts(text: str) -> dict[str, int]:
 
 
 def _recurring_sentence_end_initials(text: str, m: re.Match[str]) -> bool:
-    """Lower-case initials after a sentence's end closing two lines or more (a log whose writer signs each
-    entry, ``asked for callback. nf``), that are no word, unit, abbreviation or credential."""
-    return _sentence_end_counts(text).get(m.group("i"), 0) >= 2 and _note_end_initials(text, m)
+    """Initials after a sentence's end, in a note where two lines or more end so (a log whose writers sign
+    each entry: ``asked for callback. nf``, ``Resume meds. FP`` then ``Back at work. AN``), that pass the
+    guards of the note's end (one case; no word, unit, abbreviation or credential)."""
+    return _sentence_end_count(text) >= 2 and _note_end_initials(text, m)
 
 
 @lru_cache(maxsize=8)
-def _sentence_end_counts(text: str) -> dict[str, int]:
-    """How many lines end in each run of two or three lower-case letters after a sentence's end: counted
-    once per note (see ``_line_end_counts``)."""
-    counts: dict[str, int] = {}
-    for m in _SENTENCE_END_INITIALS.finditer(text):
-        counts[m.group("i")] = counts.get(m.group("i"), 0) + 1
-    return counts
+def _sentence_end_count(text: str) -> int:
+    """How many lines end in two or three letters after a sentence's end: counted once per note (see
+    ``_line_end_counts``)."""
+    return sum(1 for _ in _SENTENCE_END_INITIALS.finditer(text))
 
 
-_SENTENCE_END_INITIALS = re.compile(r"(?m)[.!?)][ \t]+(?P<i>[a-z]{2,3})[ \t]*$")
+_SENTENCE_END_INITIALS = re.compile(r"(?m)[.!?)][ \t]+(?P<i>[A-Za-z]{2,3})[ \t]*$")
 
 
 def _capital_group(text: str, m: re.Match[str]) -> bool:
@@ -368,7 +366,7 @@ def staff_initial_patterns() -> list[Pattern]:
         ),
         Pattern(
             "staff_initials_sentence_line_end",
-            # "no results given, asked for callback. nf": initials closing the entries of a log, two or more.
+            # "asked for callback. nf", "Resume meds. FP": initials closing the entries of a log, two or more.
             _SENTENCE_END_INITIALS.pattern,
             PhiType.DOCTOR,
             score=_SCORE,
