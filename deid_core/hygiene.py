@@ -16,7 +16,9 @@ Invariants after ``SpanHygiene.clean``:
   half is a person, when it has a name's shape (``deid_core.paired_names``).
 * **Names read as contacts.** A tagger e-mail, URL or user name with no ``@``, no spelled-out "at"
   or "dot", no digit and only capitalised words is a person (``Sinéad Ó Dálaigh``: the character table
-  lacks accented letters), typed PATIENT.
+  lacks accented letters), typed PATIENT; so is a tagger e-mail or URL of lower-case words that start and
+  end with listed names (``vo, thanh binh``). A tagger e-mail that is one login-shaped token with no
+  ``@`` is a USERNAME (``jpratt.nb``).
 * **No statistical look-alikes.** Spans of the tagger (the only detector that guesses from shape) are
   dropped when they cannot be PHI (``deid_core.tagger_lookalikes`` lists the cases).
 
@@ -93,6 +95,8 @@ _PROPAGATED_SCORE = 0.5
 # Contact types the tagger gives to names it cannot read (letters its character table lacks, such as
 # accents): with no "@", no "at"/"dot", no digit and only capitalised words, the span is a person.
 _CONTACT_GUESSES = frozenset({PhiType.EMAIL, PhiType.URL, PhiType.USERNAME})
+# One login-shaped token: small letters, digits, dots or underscores, no "@" ("mosei", "jpratt.nb").
+_BARE_LOGIN = re.compile(r"[a-z][a-z0-9._]{2,30}")
 _CAPITALISED_WORD = re.compile(r"[^\W\d_][^\W\d_'’\-]*(?:['’\-][^\W\d_]+)*")
 
 
@@ -136,8 +140,8 @@ class SpanHygiene:
                 piece = _whole_words(text, piece)
                 if tagger_only and self._look_alikes.rejects(text, piece):
                     continue
-                if tagger_only and piece.type in _CONTACT_GUESSES and _capitalised_name(text[piece.start : piece.end]):
-                    piece = replace(piece, type=PhiType.PATIENT)  # "Sinéad Ó Dálaigh" read as an e-mail
+                if tagger_only and piece.type in _CONTACT_GUESSES:
+                    piece = self._contact_guess(text[piece.start : piece.end], piece)
                 if piece.type in _PERSON:
                     piece = self._whole_name(text, piece)
                 out.append(piece)
@@ -188,6 +192,30 @@ class SpanHygiene:
             )
         ]
         return spans + extra
+
+    def _contact_guess(self, value: str, piece: Span) -> Span:
+        """A tagger e-mail, URL or user name that is no contact: names in words (``Sinéad Ó Dálaigh``; an
+        e-mail's ``hank ostrander`` or ``vo, thanh binh`` in a lower-case log) are a PATIENT, and an "e-mail" with
+        no ``@`` and no spelled-out "at" that is one login-shaped token (``by mosei``, ``jpratt.nb``) a
+        USERNAME."""
+        if _capitalised_name(value) or (piece.type is not PhiType.USERNAME and self._lower_case_name(value)):
+            return replace(piece, type=PhiType.PATIENT)  # "Sinéad Ó Dálaigh" read as an e-mail
+        if piece.type is PhiType.EMAIL and _BARE_LOGIN.fullmatch(value):
+            return replace(piece, type=PhiType.USERNAME)
+        return piece
+
+    def _lower_case_name(self, value: str) -> bool:
+        """Two to four lower-case words of letters (a comma after the first: ``vo, thanh binh``), the first
+        and the last a listed given name or surname, the first no ordinary word, and no address."""
+        words = value.replace(",", " ", 1).split()
+        if not 2 <= len(words) <= 4 or not no_address(value):
+            return False
+        if not all(_CAPITALISED_WORD.fullmatch(w) and w.islower() for w in words):
+            return False
+        lex = self.lexicons
+        if lex.in_use(words[0]):
+            return False  # "rusty cleat grill", "net mender": words first
+        return all(w in lex.first_names or w in lex.surnames for w in (words[0], words[-1]))
 
     def _generic(self, low: str) -> bool:
         """A word of a place's name that names no one place: a facility's head (``rehab``, ``hospice``),

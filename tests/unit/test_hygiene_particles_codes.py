@@ -50,6 +50,21 @@ def test_a_capitalised_name_read_as_an_email_is_a_person(name: str) -> None:
     assert [(text[s.start : s.end], s.type) for s in out] == [(name, PhiType.PATIENT)]
 
 
+@pytest.mark.parametrize(
+    ("text", "value", "expected"),
+    [
+        ("| vo, thanh binh         | Business   | 09:45 |", "vo, thanh binh", PhiType.PATIENT),  # a lower-case name
+        ("00:13  Britt: shelby two crow, FROM x6612", "shelby two crow", PhiType.PATIENT),
+        ("proxy access for jpratt.nb (Jolene)", "jpratt.nb", PhiType.USERNAME),  # no "@": a login
+        ("formerly a line cook at the salty cleat grill in canal park", "salty cleat grill", PhiType.EMAIL),  # words
+    ],
+)
+def test_a_lower_case_name_or_a_login_read_as_an_email(text: str, value: str, expected: PhiType) -> None:
+    start = text.index(value)
+    span = Span(start, start + len(value), PhiType.EMAIL, 0.9, frozenset({"tagger"}), "model=test")
+    assert [(text[s.start : s.end], s.type) for s in build_hygiene().clean(text, [span])] == [(value, expected)]
+
+
 @pytest.mark.parametrize("value", ["jdoe at example dot com", "Jane Doe at Example dot org", "JDoe2 Mail"])
 def test_spelled_out_addresses_stay_emails(value: str) -> None:
     text = f"write to {value} today"
