@@ -35,6 +35,8 @@ def test_the_world_names_join_the_first_names() -> None:
         ("Provider: Tomasz Wierzbicki, NP   Nurse: Ama   Scribe: jdoe", "Ama", PhiType.DOCTOR),
         ("Her son Per (66), a retired teacher, visits.", "Per", PhiType.PATIENT),
         ("MA: Dev\nPATIENT: Kowal", "Dev", PhiType.DOCTOR),
+        ("Radiology tech: Mo (EOS imaging)", "Mo", PhiType.DOCTOR),
+        ("Battery tested low, replaced by maintenance (Ro).", "Ro", PhiType.PATIENT),
     ],
 )
 def test_a_cue_makes_a_short_world_name_a_person(pipeline: DetectionPipeline, text: str, name: str, type_: PhiType) -> None:
@@ -49,8 +51,9 @@ def test_a_cue_makes_a_short_world_name_a_person(pipeline: DetectionPipeline, te
         "Started ABA therapy 3x/week.",
         "ESI 3 at triage.",
         "Left AMA at 14:00.",
+        "Follow up in 3 Mo. Seen 2 mo ago.",
     ],
 )
 def test_the_words_they_collide_with_stay_words(pipeline: DetectionPipeline, text: str) -> None:
     found = {value for value, _ in spans(pipeline, text)}
-    assert not found & {"Per", "per", "AuD", "ABA", "ESI", "AMA"}
+    assert not found & {"Per", "per", "AuD", "ABA", "ESI", "AMA", "Mo", "mo"}
