@@ -75,6 +75,8 @@ _LETTERS = re.compile(r"[^\W\d_]{3,}")
 # A two-letter given name (``Ro``, ``Vy``, ``Cy``) spreads too, but only from a person and only as written,
 # capital then small letter: in other cases such pairs are initials and abbreviations (``RV``, ``ro``).
 _SHORT_NAME = re.compile(r"(?<![\w'’])[A-Z][a-z](?!\w)(?!['’](?!s\b))")  # a possessive too: "Vy's"
+# ... and in small letters where a person was found written so (``vy nguyen``, then ``vy gave``).
+_SHORT_LOWER = re.compile(r"(?<![\w'’/.@\-])[a-z]{2}(?![\w'’/.@\-])")
 _PERSONS = frozenset({PhiType.PATIENT, PhiType.DOCTOR})
 # Two capitals standing alone: a person's initials once a detector has found them as such.
 _INITIALS = re.compile(r"(?<![\w'’/\-])[A-Z]{2}(?![\w/\-])")
@@ -157,7 +159,9 @@ class SpanHygiene:
         names (``rehab``, ``geriatrics``), which name no one place, nor languages (``interpreter (Swedish,
         Birgitta)`` makes no name of ``Swedish is his first language``). A person's given name that is an
         ordinary word (``Will``, ``Hope``, ``Bo``) spreads only capitalised, and at a sentence's start only
-        when what follows reads as said of a person (``Will is``, ``Will asked``; not ``Will call``)."""
+        when what follows reads as said of a person (``Will is``, ``Will asked``; not ``Will call``). A
+        two-letter name spreads as written (``Vy``), and in small letters when a person was found written in
+        small letters (``vy nguyen``, then ``vy gave``) and it is no word, abbreviation, title or relation."""
         types: dict[str, PhiType] = {}
         short: dict[str, PhiType] = {}
         worded: dict[str, PhiType] = {}  # a given name that is also a word ("Will", "Hope")
@@ -176,6 +180,10 @@ class SpanHygiene:
                 value = text[span.start : span.end]
                 if _INITIALS.fullmatch(value) and capital_initials(value):
                     short.setdefault(value, span.type)  # staff initials ("HV") sign more entries than one
+                if value.islower():  # a log that writes people in lower case: "vy nguyen", later "vy gave"
+                    for m in _SHORT_LOWER.finditer(text, span.start, span.end):
+                        if self._lower_short_name(m.group()):
+                            short.setdefault(m.group(), span.type)
                 for word in _NAME_WORD.findall(text, span.start, span.end):
                     low = word.lower()
                     if (low in self.lexicons.first_names and self.lexicons.is_word(low) and low not in never
@@ -216,6 +224,16 @@ class SpanHygiene:
         if lex.in_use(words[0]):
             return False  # "rusty cleat grill", "net mender": words first
         return all(w in lex.first_names or w in lex.surnames for w in (words[0], words[-1]))
+
+    def _lower_short_name(self, word: str) -> bool:
+        """Two small letters that a lower-case person's name holds and that are no word, unit, route,
+        abbreviation, title or relation (``vy``, ``ty``; not ``an``, ``mg``, ``po``, ``lt``, ``gf``)."""
+        cues = self.lexicons.cues
+        return not (
+            self.lexicons.in_use(word) or word in self._never_spread or word in cues["clinical_abbreviations"]
+            or word in cues["not_initials"] or word in self._not_names or word in cues["relations"]
+            or word in cues["officer_titles"]
+        )
 
     def _generic(self, low: str) -> bool:
         """A word of a place's name that names no one place: a facility's head (``rehab``, ``hospice``),
@@ -290,7 +308,7 @@ def _short_runs_of(text: str, names: dict[str, PhiType]) -> list[tuple[int, int,
         return []
     return [
         (m.start(), m.end(), found)
-        for rx in (_SHORT_NAME, _INITIALS)
+        for rx in (_SHORT_NAME, _INITIALS, _SHORT_LOWER)
         for m in rx.finditer(text)
         if (found := names.get(m.group())) is not None
     ]

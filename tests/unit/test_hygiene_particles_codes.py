@@ -124,3 +124,13 @@ def test_staff_initials_found_once_spread_to_their_other_entries() -> None:
     span = Span(start, start + 2, PhiType.DOCTOR, 0.75, frozenset({"rules"}), "rule=test")
     found = [text[s.start : s.end] for s in build_hygiene().clean(text, [span])]
     assert found == ["QV", "QV", "QV"]
+
+
+def test_a_two_letter_name_written_in_small_letters_spreads_in_small_letters() -> None:
+    text = "mother reached; vy nguyen at bedside. vy gave her the family line. pt to ed if worse. lt on duty."
+    span = Span(text.index("vy nguyen"), text.index("vy nguyen") + 9, PhiType.DOCTOR, 0.9, frozenset({"tagger"}), "m")
+    found = [text[s.start : s.end] for s in build_hygiene().clean(text, [span])]
+    assert found == ["vy nguyen", "vy"]
+    capitalised = "Vy Nguyen at bedside. vy gave her the line."  # the name written with a capital: "vy" is left
+    span = Span(0, 9, PhiType.DOCTOR, 0.9, frozenset({"tagger"}), "m")
+    assert [capitalised[s.start : s.end] for s in build_hygiene().clean(capitalised, [span])] == ["Vy Nguyen"]
