@@ -41,7 +41,7 @@ the tagger and the lexicon agree on that person or a rule or the header found it
 (``Questions from Annelies:``, ``Owen ketones 0.8``), unless the word is a town, state, country, facility
 head or specialty, follows ``in``, ``at`` or ``near``, or comes before ``&`` (see ``_one_sense``).
 
-A tagger DATE of a month's name and more words without a digit, on exactly the extent of a lexicon
+A tagger DATE of one capitalised word said twice (``Jun-Jun``) is a nickname, a PATIENT. A tagger DATE of a month's name and more words without a digit, on exactly the extent of a lexicon
 person (``Parent advocate June Ashby``), is that person.
 
 A second, smaller vote settles the tagger's region types by the gazetteer: a tagger city, state or
@@ -111,6 +111,7 @@ _AT_A_PLACE = frozenset({"in", "at", "near", "inside", "outside", "into"})
 _FIRM_AFTER = re.compile(r"[ \t]*&")  # "Olumide & Ferris LLP"
 _SPECIALTY_ENDS = ("ology", "iatry", "ics")
 _INITIALISM = re.compile(r"[A-Z]{2,5}")
+_DOUBLED = re.compile(r"([A-Z][a-z]{1,8})-\1")
 _NAME_AND_NUMBER = re.compile(r"(?P<name>[A-Z][a-z]+(?:['\u2019\-][A-Za-z]+)?)[ \t]+(?P<n>\d{1,3})")
 _WORD = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*|&")
 
@@ -139,6 +140,7 @@ class TypeVote:
             for s in spans
         ]
         spans = [self._caps_surname(text, s) if s.sources == {TAGGER} and s.type in PLACE_TYPES else s for s in spans]
+        spans = [self._doubled_name(text, s) if s.sources == {TAGGER} and s.type is PhiType.DATE else s for s in spans]
         # Voters: the lexicon's persons and the rules' (validated patterns, "officers Pelletier and Gagnon").
         persons = [s for s in spans if (LEXICON in s.sources or RULES in s.sources) and s.type in PERSON_TYPES]
         if persons:
@@ -234,6 +236,12 @@ class TypeVote:
         if low in self.words:
             return span
         return replace(span, type=PhiType.PATIENT)
+
+    @staticmethod
+    def _doubled_name(text: str, span: Span) -> Span:
+        """A tagger date that is one capitalised word said twice (``Jun-Jun``, ``Bong-Bong``): a nickname,
+        as Filipino families give them, not a month."""
+        return replace(span, type=PhiType.PATIENT) if _DOUBLED.fullmatch(text, span.start, span.end) else span
 
     def _month_named(self, text: str, span: Span, persons: Sequence[Span]) -> Span:
         """A tagger date of a month's name and more words, no digit, where the lexicon reads a person of

@@ -274,3 +274,9 @@ def test_a_person_only_one_detector_reads_lends_no_type_to_other_mentions() -> N
 def test_a_word_a_person_elsewhere_has_stays_a_place_where_it_reads_as_one(text: str, person: str, word: str) -> None:
     spans = [_at(text, person, PhiType.DOCTOR, "rules"), _nth(text, word, PhiType.CITY, "tagger", 1)]
     assert vote_person_types(text, spans)[-1].type is PhiType.CITY
+
+
+def test_a_tagger_date_of_one_word_said_twice_is_a_nickname() -> None:
+    text = 'Son Rodolfo "Jun-Jun" dela Cruz Jr. flew in Jun-Jul.'
+    spans = [_at(text, "Jun-Jun", PhiType.DATE, "tagger", 0.9), _at(text, "Jun-Jul", PhiType.DATE, "tagger", 0.9)]
+    assert [s.type for s in vote_person_types(text, spans)] == [PhiType.PATIENT, PhiType.DATE]
