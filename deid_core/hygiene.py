@@ -14,6 +14,8 @@ Invariants after ``SpanHygiene.clean``:
   (``deid_core.after_names``).
 * **Names paired with persons.** The other half of ``Ro + Tessa``, ``Marco / mt`` or ``-OF/lz`` where one
   half is a person, when it has a name's shape (``deid_core.paired_names``).
+* **Names in another script.** A tagger span of letters outside the Latin script only (``陳玉蘭``,
+  ``Стоян Петров``) is a PATIENT whatever type the tagger guessed.
 * **Names read as contacts.** A tagger e-mail, URL or user name with no ``@``, no spelled-out "at"
   or "dot", no digit and only capitalised words is a person (``Sinéad Ó Dálaigh``: the character table
   lacks accented letters), typed PATIENT; so is a tagger e-mail or URL of lower-case words that start and
@@ -28,6 +30,7 @@ Spans of the header, the rules and the lexicon are never dropped: they are valid
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -102,6 +105,19 @@ _BARE_LOGIN = re.compile(r"[a-z][a-z0-9._]{2,30}")
 _CAPITALISED_WORD = re.compile(r"[^\W\d_][^\W\d_'’\-]*(?:['’\-][^\W\d_]+)*")
 
 
+def _other_script_name(value: str) -> bool:
+    """Words of letters outside the Latin script only, no digit (``陳玉蘭``, ``박순자``, ``Стоян Петров``):
+    the tagger's character table knows Latin letters, so it guesses a type from the digits and symbols
+    around such a name; the notes write people, not places or numbers, in their native script."""
+    letters = [c for c in value if c.isalpha()]
+    return (
+        bool(letters)
+        and not any(c.isdigit() for c in value)
+        and all(c.isalpha() or c in " '-\u00b7" for c in value)
+        and not any(c.isascii() or unicodedata.name(c, "").startswith("LATIN") for c in letters)
+    )
+
+
 def _capitalised_name(value: str) -> bool:
     """Two or more words, each capitalised letters only, and nothing else but spaces ("Zoë Lund")."""
     words = value.split()
@@ -144,6 +160,8 @@ class SpanHygiene:
                     continue
                 if tagger_only and piece.type in _CONTACT_GUESSES:
                     piece = self._contact_guess(text[piece.start : piece.end], piece)
+                if tagger_only and piece.type not in _PERSON and _other_script_name(text[piece.start : piece.end]):
+                    piece = replace(piece, type=PhiType.PATIENT)  # "CHAN, YUK LAN (陳玉蘭)" read as a record number
                 if piece.type in _PERSON:
                     piece = self._whole_name(text, piece)
                 out.append(piece)

@@ -134,3 +134,14 @@ def test_a_two_letter_name_written_in_small_letters_spreads_in_small_letters() -
     capitalised = "Vy Nguyen at bedside. vy gave her the line."  # the name written with a capital: "vy" is left
     span = Span(0, 9, PhiType.DOCTOR, 0.9, frozenset({"tagger"}), "m")
     assert [capitalised[s.start : s.end] for s in build_hygiene().clean(capitalised, [span])] == ["Vy Nguyen"]
+
+
+@pytest.mark.parametrize(
+    ("name", "guessed"),
+    [("陳玉蘭", PhiType.MEDICALRECORD), ("박순자", PhiType.AGE), ("Стоян Иванов Петров", PhiType.CITY)],
+)
+def test_a_name_in_another_script_is_a_person_whatever_the_tagger_guessed(name: str, guessed: PhiType) -> None:
+    text = f"Patient: DOE, JANE ({name})    MRN 20-1"
+    start = text.index(name)
+    span = Span(start, start + len(name), guessed, 0.9, frozenset({"tagger"}), "model=test")
+    assert [(text[s.start : s.end], s.type) for s in build_hygiene().clean(text, [span])] == [(name, PhiType.PATIENT)]
