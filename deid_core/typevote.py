@@ -41,7 +41,8 @@ the tagger and the lexicon agree on that person or a rule or the header found it
 (``Questions from Annelies:``, ``Owen ketones 0.8``), unless the word is a town, state, country, facility
 head or specialty, follows ``in``, ``at`` or ``near``, or comes before ``&`` (see ``_one_sense``).
 
-A tagger DATE of one capitalised word said twice (``Jun-Jun``) is a nickname, a PATIENT. A tagger DATE of a month's name and more words without a digit, on exactly the extent of a lexicon
+A tagger place whose possessive names a relative is a person (``Chaska's cousin Wade``; not ``Chicago's
+sister city``). A tagger DATE of one capitalised word said twice (``Jun-Jun``) is a nickname, a PATIENT. A tagger DATE of a month's name and more words without a digit, on exactly the extent of a lexicon
 person (``Parent advocate June Ashby``), is that person.
 
 A second, smaller vote settles the tagger's region types by the gazetteer: a tagger city, state or
@@ -111,6 +112,10 @@ _AT_A_PLACE = frozenset({"in", "at", "near", "inside", "outside", "into"})
 _FIRM_AFTER = re.compile(r"[ \t]*&")  # "Olumide & Ferris LLP"
 _SPECIALTY_ENDS = ("ology", "iatry", "ics")
 _INITIALISM = re.compile(r"[A-Z]{2,5}")
+_POSSESSIVE_NEXT = re.compile(r"['\u2019]s[ \t]+([a-z][a-z\-]+)(?:[ \t]+([a-z]+))?")
+_CAPITALISED_WORDS = re.compile(r"[A-Z][a-z'\u2019\-]+(?:[ \t][A-Z][a-z'\u2019\-]+)?")
+# Relations that also name a kinship of places and firms before a noun ("sister city", "parent company").
+_COMPOUND_RELATIONS = frozenset({"sister", "brother", "parent", "partner", "child", "twin", "baby"})
 _DOUBLED = re.compile(r"([A-Z][a-z]{1,8})-\1")
 _NAME_AND_NUMBER = re.compile(r"(?P<name>[A-Z][a-z]+(?:['\u2019\-][A-Za-z]+)?)[ \t]+(?P<n>\d{1,3})")
 _WORD = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*|&")
@@ -131,6 +136,7 @@ class TypeVote:
     words: frozenset[str] = frozenset()
     generic: frozenset[str] = frozenset()
     not_roles: frozenset[str] = frozenset()
+    relations: frozenset[str] = frozenset()
 
     def vote(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """``spans`` with tagger place and room types replaced by the lexicon's person type where the vote
@@ -156,8 +162,21 @@ class TypeVote:
             spans = out
         spans = self._aged_names(text, spans)
         spans = self._one_sense(text, spans)
+        spans = [self._possessive_relative(text, s) if s.sources == {TAGGER} and s.type in VOTED_TYPES else s for s in spans]
         # Last, so that a lexicon person's own type (a DOCTOR after "RN") wins where there is one.
         return [self._lone_given_name(text, s) if s.sources == {TAGGER} and s.type in _LONE_TYPES else s for s in spans]
+
+    def _possessive_relative(self, text: str, span: Span) -> Span:
+        """A tagger place whose possessive names a relative (``Chaska's cousin Wanbli``, ``Hal's wife``):
+        places have no cousins, so it is a person; the town keeps its type before a place's word
+        (``Chicago's sister city``)."""
+        m = _POSSESSIVE_NEXT.match(text, span.end)
+        if m is None or m.group(1).lower() not in self.relations or not _CAPITALISED_WORDS.fullmatch(text, span.start, span.end):
+            return span
+        after = m.group(2)
+        if after and (after in self.generic or (m.group(1) in _COMPOUND_RELATIONS and not after.endswith(("ed", "s")))):
+            return span  # "Chicago's sister city", "Acme's parent company"; not "Hal's sister called"
+        return replace(span, type=PhiType.PATIENT)
 
     def _aged_names(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """A tagger room or ward of one capitalised word and a number that a rule reads as an age
@@ -356,6 +375,7 @@ def build_type_vote(lexicons: Lexicons | None = None) -> TypeVote:
         lex.common_words | lex.vocabulary,
         frozenset(heads),
         lex.hospital_abbreviations | {c.upper() for c in lex.us_states} | {c.upper() for c in cues["clinical_abbreviations"] | cues["vessel_prefixes"]},
+        frozenset(r for r in cues["relations"] if " " not in r),
     )
 
 

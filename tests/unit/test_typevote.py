@@ -280,3 +280,9 @@ def test_a_tagger_date_of_one_word_said_twice_is_a_nickname() -> None:
     text = 'Son Rodolfo "Jun-Jun" dela Cruz Jr. flew in Jun-Jul.'
     spans = [_at(text, "Jun-Jun", PhiType.DATE, "tagger", 0.9), _at(text, "Jun-Jul", PhiType.DATE, "tagger", 0.9)]
     assert [s.type for s in vote_person_types(text, spans)] == [PhiType.PATIENT, PhiType.DATE]
+
+
+def test_a_place_whose_possessive_names_a_relative_is_a_person() -> None:
+    text = "05:30 Chaska's cousin Wade called. Chicago's sister city. Denver's mayor."
+    spans = [_at(text, w, PhiType.CITY, "tagger", 0.9) for w in ("Chaska", "Chicago", "Denver")]
+    assert [s.type for s in vote_person_types(text, spans)] == [PhiType.PATIENT, PhiType.CITY, PhiType.CITY]
