@@ -787,3 +787,9 @@ def test_a_role_outside_care_names_a_listed_first_name_even_a_word(lexicon, text
 @pytest.mark.parametrize("text", ["Volunteer Fire Co responded at 0410.", "The driver Said nothing."])
 def test_a_role_outside_care_before_no_first_name_names_nothing(lexicon, text: str) -> None:
     assert not words(lexicon, text) & {"Fire", "Said"}
+
+
+def test_a_name_ends_before_a_form_label_in_capitals_and_before_a_title_on_the_next_line(lexicon) -> None:
+    assert words(lexicon, "Pt NWACHUKWU, ADAEZE  MRN TU-5503361  44 F") == {"NWACHUKWU, ADAEZE"}
+    assert words(lexicon, "Sincerely,\n\nYonas Gebremedhin\nCase Manager, Reception & Placement") == {"Yonas Gebremedhin"}
+    assert words(lexicon, "Spoke with Marguerite\nOstrowski today.") == {"Marguerite\nOstrowski"}

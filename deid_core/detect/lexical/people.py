@@ -14,7 +14,8 @@ Evidence, strongest first:
   first name followed by a capitalised surname-like word (``Will Okonkwo``), or ``LAST, FIRST``.
 
 A name extends over following initials (``Petra K.``) and capitalised name-like words on the same line
-or across one line break, never across a column gap (``Kettleby      Age``: the next field's label). Possessive ``'s`` stays outside the span. Eponyms (``Braden scale``,
+or across one line break, never across a column gap (``Kettleby      Age``: the next field's label), over
+a form's label in capitals (``ADAEZE  MRN``) or onto a line that opens a title (``Case Manager``). Possessive ``'s`` stays outside the span. Eponyms (``Braden scale``,
 ``Addison's disease``) and month/weekday abbreviations are not names. Spans are typed DOCTOR after a
 staff cue or ``Dr.``, PATIENT otherwise; the merger lets the tagger's type win where both found it.
 """
@@ -296,10 +297,20 @@ class PeopleDetector:
             return not nxt.is_word or (nxt.is_lower and (nxt.low.endswith(("ed", "s", "ing")) or nxt.low in _AFTER_A_NAME))
         return not nxt.is_lower or nxt.low in self._function or nxt.low.endswith(("ed", "s"))
 
+    def _heading_after(self, view: TokenView, k: int) -> bool:
+        """Token ``k`` opens a line's title phrase: a capitalised ordinary word follows it on its line
+        (``Case Manager``, ``Clinical Director``)."""
+        if k + 1 >= view.size or "\n" in view.gap(k):
+            return False
+        nxt = view.at[k + 1]
+        return nxt.is_title and self._lex.is_word(_bare_low(nxt)) and _bare_low(nxt) not in self._lex.surnames
+
     def _surname_like(self, tok: Token) -> bool:
         low = _bare_low(tok)
         if low in self._function or low in self._not_names:
             return False
+        if tok.is_caps and low in self._abbreviations:
+            return False  # "NWACHUKWU, ADAEZE  MRN": a field's label, not a second surname
         return low in self._lex.surnames or not self._lex.is_word(low)
 
     def _eponym(self, view: TokenView, i: int) -> bool:
@@ -326,6 +337,8 @@ class PeopleDetector:
             nxt = toks[j + 1]
             if "\n" in gap and not (nxt.is_title and self._surname_like(nxt) and self._lex.is_name(_bare(nxt))):
                 break
+            if "\n" in gap and self._heading_after(view, j + 1):
+                break  # "Yonas Gebremedhin\nCase Manager": the next line is his title, not his surname
             if nxt.is_initial and nxt.text.endswith("."):
                 pass
             elif nxt.is_initial and len(nxt.text) == 1 and nxt.text not in {"A", "I"}:
