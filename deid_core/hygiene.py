@@ -94,6 +94,8 @@ _SAID_OF_A_PERSON = re.compile(
     r"|became|came|went|got|felt|took|told|made|gave|drove|left|ran|saw|brought|thought|knew|kept|spent"
     r"|sat|stood|slept|wrote|spoke|ate|fell|began|found|heard|lost|met|paid|sent|won)\b)"
 )
+# A digit or a slash after a weekday's letters: a date ("Thu 2/19", "Thu/Fri"), not a person.
+_DATED_AFTER = re.compile(r"[ \t]*(?:\d|/)")
 _WORD_RUN = re.compile(r"(?<![\w'’])\w+")
 _LEXICON = "lexicon"
 _PROPAGATED_SCORE = 0.5
@@ -179,10 +181,14 @@ class SpanHygiene:
         ordinary word (``Will``, ``Hope``, ``Bo``) spreads only capitalised, and at a sentence's start only
         when what follows reads as said of a person (``Will is``, ``Will asked``; not ``Will call``). A
         two-letter name spreads as written (``Vy``), and in small letters when a person was found written in
-        small letters (``vy nguyen``, then ``vy gave``) and it is no word, abbreviation, title or relation."""
+        small letters (``vy nguyen``, then ``vy gave``) and it is no word, abbreviation, title or relation.
+        A given name that is a function word or a weekday's letters (``An``, ``Thu``) spreads only from the
+        first word of a full name (``Thu Pham-Delgado``), as the words do, and never before a digit or a
+        slash (``Thu 2/19``, ``Mon/Thu``)."""
         types: dict[str, PhiType] = {}
         short: dict[str, PhiType] = {}
         worded: dict[str, PhiType] = {}  # a given name that is also a word ("Will", "Hope")
+        weak: dict[str, PhiType] = {}  # ... or a function word or a weekday's letters ("An", "Thu")
         never = self._never_spread
         for span in spans:
             if span.type not in _SPREADING:
@@ -202,15 +208,26 @@ class SpanHygiene:
                     for m in _SHORT_LOWER.finditer(text, span.start, span.end):
                         if self._lower_short_name(m.group()):
                             short.setdefault(m.group(), span.type)
-                for word in _NAME_WORD.findall(text, span.start, span.end):
+                words = _NAME_WORD.findall(text, span.start, span.end)
+                for i, word in enumerate(words):
                     low = word.lower()
-                    if (low in self.lexicons.first_names and self.lexicons.is_word(low) and low not in never
-                            and low not in self._not_names and not self._generic(low)):
+                    if low not in self.lexicons.first_names:
+                        continue
+                    if low in never or low in self._not_names:
+                        if i == 0 and len(value.split()) >= 2 and value.startswith(word) and self._weak_name_word(low):
+                            # "An Nguyen-Hale", "Thu Pham-Delgado": a given name that is a function word or
+                            # a weekday's letters spreads from a full name, never before a digit or a slash
+                            weak.setdefault(word[0].upper() + low[1:], span.type)
+                    elif self.lexicons.is_word(low) and not self._generic(low):
                         worded.setdefault(word[0].upper() + low[1:], span.type)
-        if not types and not short and not worded:
+        if not types and not short and not worded and not weak:
             return spans
         covered = _Covered(spans)
-        runs = _word_runs_of(text, types) + _short_runs_of(text, short) + _worded_runs_of(text, worded)
+        runs = (
+            _word_runs_of(text, types) + _short_runs_of(text, short) + _worded_runs_of(text, worded)
+            + [run for run in _worded_runs_of(text, weak) if not _DATED_AFTER.match(text, run[1])
+               and text[run[0] - 1 : run[0]] not in ("/", "-")]
+        )
         extra = [
             Span(start, end, found, _PROPAGATED_SCORE, frozenset({_LEXICON}), "propagated")
             for start, end, found in (
@@ -242,6 +259,12 @@ class SpanHygiene:
         if lex.in_use(words[0]):
             return False  # "rusty cleat grill", "net mender": words first
         return all(w in lex.first_names or w in lex.surnames for w in (words[0], words[-1]))
+
+    def _weak_name_word(self, low: str) -> bool:
+        """A given name that is a function word or a never-name by its letters (``an``, ``thu``), but no
+        title, credential or language."""
+        cues = self.lexicons.cues
+        return low not in cues["titles"] and low not in cues["languages"] and low not in cues["credentials"]
 
     def _lower_short_name(self, word: str) -> bool:
         """Two small letters that a lower-case person's name holds and that are no word, unit, route,

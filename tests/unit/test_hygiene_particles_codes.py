@@ -145,3 +145,12 @@ def test_a_name_in_another_script_is_a_person_whatever_the_tagger_guessed(name: 
     start = text.index(name)
     span = Span(start, start + len(name), guessed, 0.9, frozenset({"tagger"}), "model=test")
     assert [(text[s.start : s.end], s.type) for s in build_hygiene().clean(text, [span])] == [(name, PhiType.PATIENT)]
+
+
+def test_a_given_name_that_is_a_function_word_or_a_weekday_spreads_from_a_full_name() -> None:
+    text = "Daughter Thu Pham-Delgado at bedside. Thu translated for her aunt. Clinic Thu 2/19 and Mon/Thu."
+    span = Span(9, 25, PhiType.PATIENT, 0.9, frozenset({"tagger"}), "m")
+    found = [text[s.start : s.end] for s in build_hygiene().clean(text, [span])]
+    assert found == ["Thu Pham-Delgado", "Thu"]  # not the clinic days
+    alone = "Seen Thu. Thu translated."  # no full name: nothing spreads
+    assert build_hygiene().clean(alone, []) == []
