@@ -116,6 +116,8 @@ _POSSESSIVE_NEXT = re.compile(r"['\u2019]s[ \t]+([a-z][a-z\-]+)(?:[ \t]+([a-z]+)
 _CAPITALISED_WORDS = re.compile(r"[A-Z][a-z'\u2019\-]+(?:[ \t][A-Z][a-z'\u2019\-]+)?")
 # Relations that also name a kinship of places and firms before a noun ("sister city", "parent company").
 _COMPOUND_RELATIONS = frozenset({"sister", "brother", "parent", "partner", "child", "twin", "baby"})
+# A family named by its surname after "the" ("the Okafor family", in small letters: not "the Hollis Family Suite").
+_FAMILY_AFTER = re.compile(r"[ \t]+(?:family|household|kids|children|twins|boys|girls)\b")
 _DOUBLED = re.compile(r"([A-Z][a-z]{1,8})-\1")
 _NAME_AND_NUMBER = re.compile(r"(?P<name>[A-Z][a-z]+(?:['\u2019\-][A-Za-z]+)?)[ \t]+(?P<n>\d{1,3})")
 _WORD = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*|&")
@@ -167,11 +169,16 @@ class TypeVote:
         return [self._lone_given_name(text, s) if s.sources == {TAGGER} and s.type in _LONE_TYPES else s for s in spans]
 
     def _possessive_relative(self, text: str, span: Span) -> Span:
-        """A tagger place whose possessive names a relative (``Chaska's cousin Wanbli``, ``Hal's wife``):
-        places have no cousins, so it is a person; the town keeps its type before a place's word
-        (``Chicago's sister city``)."""
+        """A tagger place whose possessive names a relative (``Chaska's cousin Wanbli``, ``Hal's wife``), or
+        that names a family (``the Okafor family``, ``the Tran kids``): places have no cousins, so it is a
+        person; the town keeps its type before a place's word (``Chicago's sister city``)."""
+        if not _CAPITALISED_WORDS.fullmatch(text, span.start, span.end):
+            return span
+        one_word = " " not in text[span.start : span.end]  # "the Cardinal House family lodging" is a place
+        if one_word and _FAMILY_AFTER.match(text, span.end) and text[max(0, span.start - 4) : span.start].lower() == "the ":
+            return replace(span, type=PhiType.PATIENT)  # "the Okafor family", "the Tran kids"
         m = _POSSESSIVE_NEXT.match(text, span.end)
-        if m is None or m.group(1).lower() not in self.relations or not _CAPITALISED_WORDS.fullmatch(text, span.start, span.end):
+        if m is None or m.group(1).lower() not in self.relations:
             return span
         after = m.group(2)
         if after and (after in self.generic or (m.group(1) in _COMPOUND_RELATIONS and not after.endswith(("ed", "s")))):

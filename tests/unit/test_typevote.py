@@ -286,3 +286,9 @@ def test_a_place_whose_possessive_names_a_relative_is_a_person() -> None:
     text = "05:30 Chaska's cousin Wade called. Chicago's sister city. Denver's mayor."
     spans = [_at(text, w, PhiType.CITY, "tagger", 0.9) for w in ("Chaska", "Chicago", "Denver")]
     assert [s.type for s in vote_person_types(text, spans)] == [PhiType.PATIENT, PhiType.CITY, PhiType.CITY]
+
+
+def test_a_one_word_place_that_names_a_family_is_a_person() -> None:
+    text = "Card from the Okafor family today. Staying at the Cardinal House family lodging."
+    spans = [_at(text, "Okafor", PhiType.HOSPITAL, "tagger", 0.9), _at(text, "Cardinal House", PhiType.LOCATION_OTHER, "tagger", 0.9)]
+    assert [s.type for s in vote_person_types(text, spans)] == [PhiType.PATIENT, PhiType.LOCATION_OTHER]
