@@ -78,8 +78,8 @@ class NamePropagation:
         two-letter name spreads as written (``Vy``), and in small letters when a person was found written in
         small letters (``vy nguyen``, then ``vy gave``) and it is no word, abbreviation, title or relation.
         A given name that is a function word or a weekday's letters (``An``, ``Thu``) spreads only from the
-        first word of a full name (``Thu Pham-Delgado``), as the words do, and never before a digit or a
-        slash (``Thu 2/19``, ``Mon/Thu``)."""
+        first or last word of a full name (``Thu Pham-Delgado``, ``Nguyen Thi An``), as the words do, and
+        never before a digit or a slash (``Thu 2/19``, ``Mon/Thu``)."""
         types: dict[str, PhiType] = {}
         short: dict[str, PhiType] = {}
         worded: dict[str, PhiType] = {}  # a given name that is also a word ("Will", "Hope")
@@ -104,14 +104,16 @@ class NamePropagation:
                         if self._lower_short_name(m.group()):
                             short.setdefault(m.group(), span.type)
                 words = _NAME_WORD.findall(text, span.start, span.end)
-                for i, word in enumerate(words):
+                for word in words:
                     low = word.lower()
                     if low not in self.lexicons.first_names:
                         continue
                     if low in never or low in self._not_names:
-                        if i == 0 and len(value.split()) >= 2 and value.startswith(word) and self._weak_name_word(low):
-                            # "An Nguyen-Hale", "Thu Pham-Delgado": a given name that is a function word or
-                            # a weekday's letters spreads from a full name, never before a digit or a slash
+                        parts = value.split()
+                        if len(parts) >= 2 and word in (parts[0], parts[-1]) and self._weak_name_word(low):
+                            # "An Nguyen-Hale", "Thu Pham-Delgado", "Nguyen Thi An": a given name that is a
+                            # function word or a weekday's letters spreads from a full name (first or last
+                            # word: family names come first in Vietnamese), never before a digit or a slash
                             weak.setdefault(word[0].upper() + low[1:], span.type)
                     elif self.lexicons.is_word(low) and not self._generic(low):
                         worded.setdefault(word[0].upper() + low[1:], span.type)
