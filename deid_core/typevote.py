@@ -118,6 +118,10 @@ _CAPITALISED_WORDS = re.compile(r"[A-Z][a-z'\u2019\-]+(?:[ \t][A-Z][a-z'\u2019\-
 _COMPOUND_RELATIONS = frozenset({"sister", "brother", "parent", "partner", "child", "twin", "baby"})
 # A family named by its surname after "the" ("the Okafor family", in small letters: not "the Hollis Family Suite").
 _FAMILY_AFTER = re.compile(r"[ \t]+(?:family|household|kids|children|twins|boys|girls)\b")
+# A given name's possessive opening a tagger date ("Kevin's 2011"), and a possessive before a noun after a month
+# ("June's teacher").
+_POSSESSIVE_HEAD = re.compile(r"([A-Z][a-z]+)['\u2019]s(?=[ \t]+\S)")
+_POSSESSIVE_NOUN = re.compile(r"['\u2019]s[ \t]+[a-z]")
 _DOUBLED = re.compile(r"([A-Z][a-z]{1,8})-\1")
 _NAME_AND_NUMBER = re.compile(r"(?P<name>[A-Z][a-z]+(?:['\u2019\-][A-Za-z]+)?)[ \t]+(?P<n>\d{1,3})")
 _WORD = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*|&")
@@ -148,7 +152,11 @@ class TypeVote:
             for s in spans
         ]
         spans = [self._caps_surname(text, s) if s.sources == {TAGGER} and s.type in PLACE_TYPES else s for s in spans]
-        spans = [self._doubled_name(text, s) if s.sources == {TAGGER} and s.type is PhiType.DATE else s for s in spans]
+        spans = [
+            part
+            for s in spans
+            for part in (self._possessive_date(text, self._doubled_name(text, s)) if s.sources == {TAGGER} and s.type is PhiType.DATE else (s,))
+        ]
         # Voters: the lexicon's persons and the rules' (validated patterns, "officers Pelletier and Gagnon").
         persons = [s for s in spans if (LEXICON in s.sources or RULES in s.sources) and s.type in PERSON_TYPES]
         if persons:
@@ -268,6 +276,21 @@ class TypeVote:
         """A tagger date that is one capitalised word said twice (``Jun-Jun``, ``Bong-Bong``): a nickname,
         as Filipino families give them, not a month."""
         return replace(span, type=PhiType.PATIENT) if _DOUBLED.fullmatch(text, span.start, span.end) else span
+
+    def _possessive_date(self, text: str, span: Span) -> tuple[Span, ...]:
+        """A tagger date that opens with a given name's possessive is the person and the date (``Kevin's
+        2011 Ford Focus``: ``Kevin`` and ``2011``); a month that is a given name, alone before a possessive
+        and a noun, is the person (``June's teacher``): months own nothing in notes."""
+        if span.type is not PhiType.DATE:
+            return (span,)
+        m = _POSSESSIVE_HEAD.match(text, span.start, span.end)
+        if m is not None and m.group(1).lower() in self.first_names and m.group(1).lower() not in _MONTHS:
+            rest = m.end() + len(text[m.end() : span.end]) - len(text[m.end() : span.end].lstrip())
+            return (replace(span, end=m.end(1), type=PhiType.PATIENT), replace(span, start=rest))
+        value = text[span.start : span.end]
+        if value.lower() in _MONTHS and value.lower() in self.first_names and _POSSESSIVE_NOUN.match(text, span.end):
+            return (replace(span, type=PhiType.PATIENT),)
+        return (span,)
 
     def _month_named(self, text: str, span: Span, persons: Sequence[Span]) -> Span:
         """A tagger date of a month's name and more words, no digit, where the lexicon reads a person of

@@ -187,7 +187,7 @@ def test_more_holidays(text: str, expected: set[str]) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["Parent advocate June Ashby from the county.", "Wife June (82) and daughters at bedside.", "caregiver April Peterson drives her"],
+    ["Parent advocate June Ashby from the county.", "Wife June (82) and daughters at bedside.", "caregiver April Peterson drives her", "June's teacher called home."],
 )
 def test_a_month_that_names_a_person_is_no_date(text: str) -> None:
     assert not dates(text) & {"June", "April"}

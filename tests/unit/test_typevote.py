@@ -292,3 +292,12 @@ def test_a_one_word_place_that_names_a_family_is_a_person() -> None:
     text = "Card from the Okafor family today. Staying at the Cardinal House family lodging."
     spans = [_at(text, "Okafor", PhiType.HOSPITAL, "tagger", 0.9), _at(text, "Cardinal House", PhiType.LOCATION_OTHER, "tagger", 0.9)]
     assert [s.type for s in vote_person_types(text, spans)] == [PhiType.PATIENT, PhiType.LOCATION_OTHER]
+
+
+def test_a_tagger_date_opening_with_a_given_name_s_possessive_is_the_person_and_the_date() -> None:
+    text = "Car seat installed in Kevin's 2011 Ford Focus. June's teacher called. In June's heat."
+    spans = [_at(text, "Kevin's 2011", PhiType.DATE, "tagger", 0.9), _at(text, "June", PhiType.DATE, "tagger", 0.9)]
+    out = vote_person_types(text, spans)
+    assert [(text[s.start : s.end], s.type) for s in out] == [
+        ("Kevin", PhiType.PATIENT), ("2011", PhiType.DATE), ("June", PhiType.PATIENT),
+    ]

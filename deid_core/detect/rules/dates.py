@@ -261,12 +261,14 @@ _NEXT_TITLE_WORD = re.compile(r"[ \t]+([A-Z][a-z'\u2019\-]+)")
 
 
 def _not_a_name(text: str, m: re.Match[str]) -> bool:
-    """A month alone is a date, but not as a given name: after a relation (``Wife June (82)``) or before a
-    surname (``Parent advocate June Ashby``: the next word, in title case, a first name or surname that
-    is no ordinary word)."""
+    """A month alone is a date, but not as a given name: after a relation (``Wife June (82)``), before a
+    possessive (``June's teacher``) or before a surname (``Parent advocate June Ashby``: the next word, in
+    title case, a first name or surname that is no ordinary word)."""
     lex = load_lexicons()
     if preceded_by(text, m.start(), lex.cues["relations"], hops=0):
         return False
+    if text.startswith(("'s ", "\u2019s "), m.end()):
+        return False  # "June's teacher": months own nothing in notes; a person named June does
     after = _NEXT_TITLE_WORD.match(text, m.end())
     if after is None:
         return True
