@@ -216,6 +216,7 @@ def test_spelled_out_ages_after_a_name(text: str, expected: set[str]) -> None:
         ("G2P1 (first child Mphatso, 3 yrs, well)", {"3"}),
         ("Siblings Ayaan 12, Mahad 8 - separate reviews.", {"12", "8"}),
         ("Great-grandchildren Zosia 7 and Felek 4, all well.", {"7", "4"}),
+        ("Siblings: Ahmad 12, Nilofar 5, Sami 18 months. Overseas exam done.", {"12", "5", "18"}),
         # A ward, a bay or a first name that is a word before a number is no person's age.
         ("Ward (4) and Bay 7; Will (2) see. Keppra (2) with his son.", set()),
         ("Seen at Sunnybank Children's Hospital, Marigold 6, family conference.", set()),

@@ -287,10 +287,11 @@ def age_patterns() -> list[Pattern]:
             a, score=0.7, group="age", flags=0, validate=_first_name_before, explain=_explain, gate=(",",),
         ),
         # "Siblings Ayaan 12, Mahad 8 - separate", "grandkids' voices (Finn 7, Orla 4)", "Great-grandchildren
-        # Zosia 7 and Felek 4 sing": a family list's items.
+        # Zosia 7 and Felek 4 sing", "Nilofar 5, Sami 18 months.": a family list's items.
         Pattern(
             "age_listed_child",
-            r"(?<=[a-z'’])[ \t]+(?P<age>\d{1,2})(?=[ \t]*(?:[,;)]|[ \t]-[ \t]|\.(?!\d)|$)|[ \t]+(?:and|&)[ \t]+[A-Z])",
+            r"(?<=[a-z'’])[ \t]+(?P<age>\d{1,2})(?=[ \t]*(?:[,;)]|[ \t]-[ \t]|\.(?!\d)|$)|[ \t]+(?:and|&)[ \t]+[A-Z]"
+            r"|[ \t]*(?:months?|mos?|yrs?|years?|yo|y/o)\b[ \t]*(?:[,;.)]|$))",
             a, score=0.7, group="age", flags=re.MULTILINE, validate=_listed_child, explain=_explain, gate=_CHILDREN,
         ),
         Pattern(
