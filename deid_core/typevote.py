@@ -41,7 +41,8 @@ the tagger and the lexicon agree on that person or a rule or the header found it
 (``Questions from Annelies:``, ``Owen ketones 0.8``), unless the word is a town, state, country, facility
 head or specialty, follows ``in``, ``at`` or ``near``, or comes before ``&`` (see ``_one_sense``).
 
-A tagger place whose possessive names a relative is a person (``Chaska's cousin Wade``; not ``Chicago's
+A tagger identifier that ends in a given name is the identifier and the person (``license 103771940 -
+Manny``). A tagger place whose possessive names a relative is a person (``Chaska's cousin Wade``; not ``Chicago's
 sister city``). A tagger DATE of one capitalised word said twice (``Jun-Jun``) is a nickname, a PATIENT. A tagger DATE of a month's name and more words without a digit, on exactly the extent of a lexicon
 person (``Parent advocate June Ashby``), is that person.
 
@@ -122,6 +123,11 @@ _FAMILY_AFTER = re.compile(r"[ \t]+(?:family|household|kids|children|twins|boys|
 # ("June's teacher").
 _POSSESSIVE_HEAD = re.compile(r"([A-Z][a-z]+)['\u2019]s(?=[ \t]+\S)")
 _POSSESSIVE_NOUN = re.compile(r"['\u2019]s[ \t]+[a-z]")
+# An identifier with a digit, then a given name after blanks or a spaced dash ("PPE-04 Tobiah").
+_ID_THEN_NAME = re.compile(r"(?P<id>\S*\d\S*)(?:[ \t]+[-\u2013][ \t]+|[ \t]+)(?P<name>[A-Z][a-z]{2,})")
+_ID_TYPES = frozenset({
+    PhiType.IDNUM, PhiType.MEDICALRECORD, PhiType.ACCOUNT, PhiType.LICENSE, PhiType.HEALTHPLAN, PhiType.DEVICE,
+})
 _DOUBLED = re.compile(r"([A-Z][a-z]{1,8})-\1")
 _NAME_AND_NUMBER = re.compile(r"(?P<name>[A-Z][a-z]+(?:['\u2019\-][A-Za-z]+)?)[ \t]+(?P<n>\d{1,3})")
 _WORD = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*|&")
@@ -152,6 +158,10 @@ class TypeVote:
             for s in spans
         ]
         spans = [self._caps_surname(text, s) if s.sources == {TAGGER} and s.type in PLACE_TYPES else s for s in spans]
+        spans = [
+            part for s in spans
+            for part in (self._named_after_id(text, s) if s.sources == {TAGGER} and s.type in _ID_TYPES else (s,))
+        ]
         spans = [
             part
             for s in spans
@@ -276,6 +286,15 @@ class TypeVote:
         """A tagger date that is one capitalised word said twice (``Jun-Jun``, ``Bong-Bong``): a nickname,
         as Filipino families give them, not a month."""
         return replace(span, type=PhiType.PATIENT) if _DOUBLED.fullmatch(text, span.start, span.end) else span
+
+    def _named_after_id(self, text: str, span: Span) -> tuple[Span, ...]:
+        """A tagger identifier that ends in a capitalised given name or surname (``license 103771940 -
+        Manny``) is the identifier and the person: no identifier ends in a name."""
+        m = _ID_THEN_NAME.fullmatch(text, span.start, span.end)
+        low = m.group("name").lower() if m is not None else ""
+        if m is None or not (low in self.first_names or (low in self.surnames and low not in self.words)):
+            return (span,)
+        return (replace(span, end=m.end("id")), replace(span, start=m.start("name"), type=PhiType.PATIENT))
 
     def _possessive_date(self, text: str, span: Span) -> tuple[Span, ...]:
         """A tagger date that opens with a given name's possessive is the person and the date (``Kevin's

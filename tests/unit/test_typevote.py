@@ -301,3 +301,12 @@ def test_a_tagger_date_opening_with_a_given_name_s_possessive_is_the_person_and_
     assert [(text[s.start : s.end], s.type) for s in out] == [
         ("Kevin", PhiType.PATIENT), ("2011", PhiType.DATE), ("June", PhiType.PATIENT),
     ]
+
+
+def test_a_tagger_identifier_ending_in_a_given_name_is_the_identifier_and_the_person() -> None:
+    text = "lost NM driver's license 103771940 - Manny to help. Lot HX4471B Humira, exp 09/2027."
+    spans = [_at(text, "103771940 - Manny", PhiType.LICENSE, "tagger", 0.9), _at(text, "HX4471B Humira", PhiType.DEVICE, "tagger", 0.9)]
+    out = vote_person_types(text, spans)
+    assert [(text[s.start : s.end], s.type) for s in out] == [
+        ("103771940", PhiType.LICENSE), ("Manny", PhiType.PATIENT), ("HX4471B Humira", PhiType.DEVICE),
+    ]
