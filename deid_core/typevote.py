@@ -41,10 +41,9 @@ the tagger and the lexicon agree on that person or a rule or the header found it
 (``Questions from Annelies:``, ``Owen ketones 0.8``), unless the word is a town, state, country, facility
 head or specialty, follows ``in``, ``at`` or ``near``, or comes before ``&`` (see ``_one_sense``).
 
-A tagger identifier that ends in a given name is the identifier and the person (``license 103771940 -
-Manny``). A tagger place whose possessive names a relative is a person (``Chaska's cousin Wade``; not ``Chicago's
-sister city``). A tagger DATE of one capitalised word said twice (``Jun-Jun``) is a nickname, a PATIENT. A tagger DATE of a month's name and more words without a digit, on exactly the extent of a lexicon
-person (``Parent advocate June Ashby``), is that person.
+A tagger DATE of a month's name and more words without a digit, on exactly the extent of a lexicon
+person (``Parent advocate June Ashby``), is that person. Shapes that say person with no voter (an
+identifier or a date that ends or opens with a name, a place's relatives) are ``deid_core.person_shapes``.
 
 A second, smaller vote settles the tagger's region types by the gazetteer: a tagger city, state or
 country whose whole text is a US state's name and no country's is a STATE (``moved from Ohio`` was
@@ -67,6 +66,7 @@ from dataclasses import dataclass, replace
 from itertools import accumulate
 
 from deid_core.lexicon import Lexicons, load_lexicons
+from deid_core.person_shapes import MONTHS, PersonShapes, build_person_shapes
 from schemas import PhiType, Span
 
 PERSON_TYPES: frozenset[PhiType] = frozenset({PhiType.PATIENT, PhiType.DOCTOR})
@@ -87,7 +87,6 @@ CUED = 0.8
 _CONJUNCTIONS = frozenset({"and", "&"})
 _LONE_TYPES = PLACE_TYPES - {PhiType.STREET, PhiType.STATE}
 _LOOK_BACK = 80
-_MONTHS = frozenset("january february march april may june july august september october november december".split())
 # Words before a lone given name that make it as likely a place as a person ("near Winnie", "to Idris").
 _PLACE_BEFORE = frozenset(
     "in at near from of into onto on the via toward towards outside around across between by for with and or "
@@ -113,22 +112,6 @@ _AT_A_PLACE = frozenset({"in", "at", "near", "inside", "outside", "into"})
 _FIRM_AFTER = re.compile(r"[ \t]*&")  # "Olumide & Ferris LLP"
 _SPECIALTY_ENDS = ("ology", "iatry", "ics")
 _INITIALISM = re.compile(r"[A-Z]{2,5}")
-_POSSESSIVE_NEXT = re.compile(r"['\u2019]s[ \t]+([a-z][a-z\-]+)(?:[ \t]+([a-z]+))?")
-_CAPITALISED_WORDS = re.compile(r"[A-Z][a-z'\u2019\-]+(?:[ \t][A-Z][a-z'\u2019\-]+)?")
-# Relations that also name a kinship of places and firms before a noun ("sister city", "parent company").
-_COMPOUND_RELATIONS = frozenset({"sister", "brother", "parent", "partner", "child", "twin", "baby"})
-# A family named by its surname after "the" ("the Okafor family", in small letters: not "the Hollis Family Suite").
-_FAMILY_AFTER = re.compile(r"[ \t]+(?:family|household|kids|children|twins|boys|girls)\b")
-# A given name's possessive opening a tagger date ("Kevin's 2011"), and a possessive before a noun after a month
-# ("June's teacher").
-_POSSESSIVE_HEAD = re.compile(r"([A-Z][a-z]+)['\u2019]s(?=[ \t]+\S)")
-_POSSESSIVE_NOUN = re.compile(r"['\u2019]s[ \t]+[a-z]")
-# An identifier with a digit, then a given name after blanks or a spaced dash ("PPE-04 Tobiah").
-_ID_THEN_NAME = re.compile(r"(?P<id>\S*\d\S*)(?:[ \t]+[-\u2013][ \t]+|[ \t]+)(?P<name>[A-Z][a-z]{2,})")
-_ID_TYPES = frozenset({
-    PhiType.IDNUM, PhiType.MEDICALRECORD, PhiType.ACCOUNT, PhiType.LICENSE, PhiType.HEALTHPLAN, PhiType.DEVICE,
-})
-_DOUBLED = re.compile(r"([A-Z][a-z]{1,8})-\1")
 _NAME_AND_NUMBER = re.compile(r"(?P<name>[A-Z][a-z]+(?:['\u2019\-][A-Za-z]+)?)[ \t]+(?P<n>\d{1,3})")
 _WORD = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*|&")
 
@@ -148,7 +131,7 @@ class TypeVote:
     words: frozenset[str] = frozenset()
     generic: frozenset[str] = frozenset()
     not_roles: frozenset[str] = frozenset()
-    relations: frozenset[str] = frozenset()
+    shapes: PersonShapes = PersonShapes()
 
     def vote(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """``spans`` with tagger place and room types replaced by the lexicon's person type where the vote
@@ -158,15 +141,7 @@ class TypeVote:
             for s in spans
         ]
         spans = [self._caps_surname(text, s) if s.sources == {TAGGER} and s.type in PLACE_TYPES else s for s in spans]
-        spans = [
-            part for s in spans
-            for part in (self._named_after_id(text, s) if s.sources == {TAGGER} and s.type in _ID_TYPES else (s,))
-        ]
-        spans = [
-            part
-            for s in spans
-            for part in (self._possessive_date(text, self._doubled_name(text, s)) if s.sources == {TAGGER} and s.type is PhiType.DATE else (s,))
-        ]
+        spans = [part for s in spans for part in (self.shapes.split(text, s) if s.sources == {TAGGER} else (s,))]
         # Voters: the lexicon's persons and the rules' (validated patterns, "officers Pelletier and Gagnon").
         persons = [s for s in spans if (LEXICON in s.sources or RULES in s.sources) and s.type in PERSON_TYPES]
         if persons:
@@ -182,26 +157,9 @@ class TypeVote:
             spans = out
         spans = self._aged_names(text, spans)
         spans = self._one_sense(text, spans)
-        spans = [self._possessive_relative(text, s) if s.sources == {TAGGER} and s.type in VOTED_TYPES else s for s in spans]
+        spans = [self.shapes.relative(text, s) if s.sources == {TAGGER} and s.type in VOTED_TYPES else s for s in spans]
         # Last, so that a lexicon person's own type (a DOCTOR after "RN") wins where there is one.
         return [self._lone_given_name(text, s) if s.sources == {TAGGER} and s.type in _LONE_TYPES else s for s in spans]
-
-    def _possessive_relative(self, text: str, span: Span) -> Span:
-        """A tagger place whose possessive names a relative (``Chaska's cousin Wanbli``, ``Hal's wife``), or
-        that names a family (``the Okafor family``, ``the Tran kids``): places have no cousins, so it is a
-        person; the town keeps its type before a place's word (``Chicago's sister city``)."""
-        if not _CAPITALISED_WORDS.fullmatch(text, span.start, span.end):
-            return span
-        one_word = " " not in text[span.start : span.end]  # "the Cardinal House family lodging" is a place
-        if one_word and _FAMILY_AFTER.match(text, span.end) and text[max(0, span.start - 4) : span.start].lower() == "the ":
-            return replace(span, type=PhiType.PATIENT)  # "the Okafor family", "the Tran kids"
-        m = _POSSESSIVE_NEXT.match(text, span.end)
-        if m is None or m.group(1).lower() not in self.relations:
-            return span
-        after = m.group(2)
-        if after and (after in self.generic or (m.group(1) in _COMPOUND_RELATIONS and not after.endswith(("ed", "s")))):
-            return span  # "Chicago's sister city", "Acme's parent company"; not "Hal's sister called"
-        return replace(span, type=PhiType.PATIENT)
 
     def _aged_names(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """A tagger room or ward of one capitalised word and a number that a rule reads as an age
@@ -281,42 +239,12 @@ class TypeVote:
             return span
         return replace(span, type=PhiType.PATIENT)
 
-    @staticmethod
-    def _doubled_name(text: str, span: Span) -> Span:
-        """A tagger date that is one capitalised word said twice (``Jun-Jun``, ``Bong-Bong``): a nickname,
-        as Filipino families give them, not a month."""
-        return replace(span, type=PhiType.PATIENT) if _DOUBLED.fullmatch(text, span.start, span.end) else span
-
-    def _named_after_id(self, text: str, span: Span) -> tuple[Span, ...]:
-        """A tagger identifier that ends in a capitalised given name or surname (``license 103771940 -
-        Manny``) is the identifier and the person: no identifier ends in a name."""
-        m = _ID_THEN_NAME.fullmatch(text, span.start, span.end)
-        low = m.group("name").lower() if m is not None else ""
-        if m is None or not (low in self.first_names or (low in self.surnames and low not in self.words)):
-            return (span,)
-        return (replace(span, end=m.end("id")), replace(span, start=m.start("name"), type=PhiType.PATIENT))
-
-    def _possessive_date(self, text: str, span: Span) -> tuple[Span, ...]:
-        """A tagger date that opens with a given name's possessive is the person and the date (``Kevin's
-        2011 Ford Focus``: ``Kevin`` and ``2011``); a month that is a given name, alone before a possessive
-        and a noun, is the person (``June's teacher``): months own nothing in notes."""
-        if span.type is not PhiType.DATE:
-            return (span,)
-        m = _POSSESSIVE_HEAD.match(text, span.start, span.end)
-        if m is not None and m.group(1).lower() in self.first_names and m.group(1).lower() not in _MONTHS:
-            rest = m.end() + len(text[m.end() : span.end]) - len(text[m.end() : span.end].lstrip())
-            return (replace(span, end=m.end(1), type=PhiType.PATIENT), replace(span, start=rest))
-        value = text[span.start : span.end]
-        if value.lower() in _MONTHS and value.lower() in self.first_names and _POSSESSIVE_NOUN.match(text, span.end):
-            return (replace(span, type=PhiType.PATIENT),)
-        return (span,)
-
     def _month_named(self, text: str, span: Span, persons: Sequence[Span]) -> Span:
         """A tagger date of a month's name and more words, no digit, where the lexicon reads a person of
         exactly that extent (``Parent advocate June Ashby``): the person, named after a month."""
         value = text[span.start : span.end]
         words = value.split()
-        if len(words) < 2 or words[0].lower() not in _MONTHS or any(c.isdigit() for c in value):
+        if len(words) < 2 or words[0].lower() not in MONTHS or any(c.isdigit() for c in value):
             return span
         same = [p for p in persons if (p.start, p.end) == (span.start, span.end)]
         return replace(span, type=same[0].type) if same else span
@@ -424,7 +352,7 @@ def build_type_vote(lexicons: Lexicons | None = None) -> TypeVote:
         lex.common_words | lex.vocabulary,
         frozenset(heads),
         lex.hospital_abbreviations | {c.upper() for c in lex.us_states} | {c.upper() for c in cues["clinical_abbreviations"] | cues["vessel_prefixes"]},
-        frozenset(r for r in cues["relations"] if " " not in r),
+        build_person_shapes(lex, frozenset(heads)),
     )
 
 

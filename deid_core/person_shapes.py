@@ -1,0 +1,117 @@
+"""Person shapes: tagger spans whose own shape says person, whatever type the tagger gave them.
+
+The type vote (``deid_core.typevote``) weighs the lexicon's and the rules' persons against the tagger's
+places; these shapes need no voter. On a tagger span:
+
+* an identifier that ends in a capitalised given name or surname is the identifier and the person
+  (``license 103771940 - Manny``): no identifier ends in a name;
+* a date of one capitalised word said twice is a nickname (``Jun-Jun``, ``Bong-Bong``), a PATIENT;
+* a date that opens with a given name's possessive is the person and the date (``Kevin's 2011 Ford
+  Focus``), and a month that is a given name before a possessive and a noun is the person (``June's
+  teacher``): months own nothing in notes;
+* a place whose possessive names a relative (``Chaska's cousin Wade``) or that names a family after
+  "the" (``the Okafor family``) is a person; relations that also join places and firms before a noun
+  keep the place (``Chicago's sister city``), and so does a two-word place (``the Cardinal House family
+  lodging``).
+
+Invariant: types change, and a span is only ever cut in two at the name's edge; no span grows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from deid_core.lexicon import Lexicons
+from schemas import PhiType, Span
+
+MONTHS = frozenset("january february march april may june july august september october november december".split())
+_POSSESSIVE_NEXT = re.compile(r"['\u2019]s[ \t]+([a-z][a-z\-]+)(?:[ \t]+([a-z]+))?")
+_CAPITALISED_WORDS = re.compile(r"[A-Z][a-z'\u2019\-]+(?:[ \t][A-Z][a-z'\u2019\-]+)?")
+# Relations that also name a kinship of places and firms before a noun ("sister city", "parent company").
+_COMPOUND_RELATIONS = frozenset({"sister", "brother", "parent", "partner", "child", "twin", "baby"})
+# A family named by its surname after "the" ("the Okafor family", in small letters: not "the Hollis Family Suite").
+_FAMILY_AFTER = re.compile(r"[ \t]+(?:family|household|kids|children|twins|boys|girls)\b")
+# A given name's possessive opening a tagger date ("Kevin's 2011"), and a possessive before a noun after a month
+# ("June's teacher").
+_POSSESSIVE_HEAD = re.compile(r"([A-Z][a-z]+)['\u2019]s(?=[ \t]+\S)")
+_POSSESSIVE_NOUN = re.compile(r"['\u2019]s[ \t]+[a-z]")
+# An identifier with a digit, then a given name after blanks or a spaced dash ("PPE-04 Tobiah").
+_ID_THEN_NAME = re.compile(r"(?P<id>\S*\d\S*)(?:[ \t]+[-\u2013][ \t]+|[ \t]+)(?P<name>[A-Z][a-z]{2,})")
+_ID_TYPES = frozenset({
+    PhiType.IDNUM, PhiType.MEDICALRECORD, PhiType.ACCOUNT, PhiType.LICENSE, PhiType.HEALTHPLAN, PhiType.DEVICE,
+})
+_DOUBLED = re.compile(r"([A-Z][a-z]{1,8})-\1")
+
+
+@dataclass(frozen=True, slots=True)
+class PersonShapes:
+    """The shapes of the module docstring; built once from the lexicons (``build_person_shapes``)."""
+
+    first_names: frozenset[str] = frozenset()
+    surnames: frozenset[str] = frozenset()
+    words: frozenset[str] = frozenset()
+    relations: frozenset[str] = frozenset()
+    generic: frozenset[str] = frozenset()
+
+    def split(self, text: str, span: Span) -> tuple[Span, ...]:
+        """A tagger identifier or date: itself, or the pieces its shape says it is."""
+        if span.type in _ID_TYPES:
+            return self._named_after_id(text, span)
+        if span.type is PhiType.DATE:
+            return self._possessive_date(text, self._doubled_name(text, span))
+        return (span,)
+
+    def relative(self, text: str, span: Span) -> Span:
+        """A tagger place whose possessive names a relative (``Chaska's cousin Wanbli``, ``Hal's wife``), or
+        that names a family (``the Okafor family``, ``the Tran kids``): places have no cousins, so it is a
+        person; the town keeps its type before a place's word (``Chicago's sister city``)."""
+        if not _CAPITALISED_WORDS.fullmatch(text, span.start, span.end):
+            return span
+        one_word = " " not in text[span.start : span.end]  # "the Cardinal House family lodging" is a place
+        if one_word and _FAMILY_AFTER.match(text, span.end) and text[max(0, span.start - 4) : span.start].lower() == "the ":
+            return replace(span, type=PhiType.PATIENT)  # "the Okafor family", "the Tran kids"
+        m = _POSSESSIVE_NEXT.match(text, span.end)
+        if m is None or m.group(1).lower() not in self.relations:
+            return span
+        after = m.group(2)
+        if after and (after in self.generic or (m.group(1) in _COMPOUND_RELATIONS and not after.endswith(("ed", "s")))):
+            return span  # "Chicago's sister city", "Acme's parent company"; not "Hal's sister called"
+        return replace(span, type=PhiType.PATIENT)
+
+    @staticmethod
+    def _doubled_name(text: str, span: Span) -> Span:
+        """A tagger date that is one capitalised word said twice (``Jun-Jun``, ``Bong-Bong``): a nickname,
+        as Filipino families give them, not a month."""
+        return replace(span, type=PhiType.PATIENT) if _DOUBLED.fullmatch(text, span.start, span.end) else span
+
+    def _named_after_id(self, text: str, span: Span) -> tuple[Span, ...]:
+        """A tagger identifier that ends in a capitalised given name or surname (``license 103771940 -
+        Manny``) is the identifier and the person: no identifier ends in a name."""
+        m = _ID_THEN_NAME.fullmatch(text, span.start, span.end)
+        low = m.group("name").lower() if m is not None else ""
+        if m is None or not (low in self.first_names or (low in self.surnames and low not in self.words)):
+            return (span,)
+        return (replace(span, end=m.end("id")), replace(span, start=m.start("name"), type=PhiType.PATIENT))
+
+    def _possessive_date(self, text: str, span: Span) -> tuple[Span, ...]:
+        """A tagger date that opens with a given name's possessive is the person and the date (``Kevin's
+        2011 Ford Focus``: ``Kevin`` and ``2011``); a month that is a given name, alone before a possessive
+        and a noun, is the person (``June's teacher``): months own nothing in notes."""
+        if span.type is not PhiType.DATE:
+            return (span,)
+        m = _POSSESSIVE_HEAD.match(text, span.start, span.end)
+        if m is not None and m.group(1).lower() in self.first_names and m.group(1).lower() not in MONTHS:
+            rest = m.end() + len(text[m.end() : span.end]) - len(text[m.end() : span.end].lstrip())
+            return (replace(span, end=m.end(1), type=PhiType.PATIENT), replace(span, start=rest))
+        value = text[span.start : span.end]
+        if value.lower() in MONTHS and value.lower() in self.first_names and _POSSESSIVE_NOUN.match(text, span.end):
+            return (replace(span, type=PhiType.PATIENT),)
+        return (span,)
+
+
+def build_person_shapes(lex: Lexicons, generic: frozenset[str]) -> PersonShapes:
+    return PersonShapes(
+        lex.first_names, lex.surnames, lex.common_words | lex.vocabulary,
+        frozenset(r for r in lex.cues["relations"] if " " not in r), generic,
+    )
