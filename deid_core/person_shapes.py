@@ -36,8 +36,8 @@ _FAMILY_AFTER = re.compile(r"[ \t]+(?:family|household|kids|children|twins|boys|
 # ("June's teacher").
 _POSSESSIVE_HEAD = re.compile(r"([A-Z][a-z]+)['\u2019]s(?=[ \t]+\S)")
 _POSSESSIVE_NOUN = re.compile(r"['\u2019]s[ \t]+[a-z]")
-# An identifier with a digit, then a given name after blanks or a spaced dash ("PPE-04 Tobiah").
-_ID_THEN_NAME = re.compile(r"(?P<id>\S*\d\S*)(?:[ \t]+[-\u2013][ \t]+|[ \t]+)(?P<name>[A-Z][a-z]{2,})")
+# The given name that ends a tagger identifier ("license 103771940 - Manny").
+_NAME_WORD = re.compile(r"[A-Z][a-z]{2,}")
 _ID_TYPES = frozenset({
     PhiType.IDNUM, PhiType.MEDICALRECORD, PhiType.ACCOUNT, PhiType.LICENSE, PhiType.HEALTHPLAN, PhiType.DEVICE,
 })
@@ -88,11 +88,20 @@ class PersonShapes:
     def _named_after_id(self, text: str, span: Span) -> tuple[Span, ...]:
         """A tagger identifier that ends in a capitalised given name or surname (``license 103771940 -
         Manny``) is the identifier and the person: no identifier ends in a name."""
-        m = _ID_THEN_NAME.fullmatch(text, span.start, span.end)
-        low = m.group("name").lower() if m is not None else ""
-        if m is None or not (low in self.first_names or (low in self.surnames and low not in self.words)):
+        # String methods, not a pattern: a pattern reading the identifier first backtracks quadratically over a
+        # long run of non-blanks, and one reading blanks before the name over a long run of blanks.
+        value = text[span.start : span.end]
+        parts = value.split()
+        if len(parts) not in (2, 3) or (len(parts) == 3 and parts[1] not in ("-", "\u2013")):
             return (span,)
-        return (replace(span, end=m.end("id")), replace(span, start=m.start("name"), type=PhiType.PATIENT))
+        ident, name = parts[0], parts[-1]
+        if _NAME_WORD.fullmatch(name) is None or not any(c.isdigit() for c in ident):
+            return (span,)  # an identifier is one token with a digit ("103771940", "PPE-04")
+        low = name.lower()
+        if not (low in self.first_names or (low in self.surnames and low not in self.words)):
+            return (span,)
+        name_at = span.start + value.rindex(name)
+        return (replace(span, end=span.start + len(ident)), replace(span, start=name_at, type=PhiType.PATIENT))
 
     def _possessive_date(self, text: str, span: Span) -> tuple[Span, ...]:
         """A tagger date that opens with a given name's possessive is the person and the date (``Kevin's

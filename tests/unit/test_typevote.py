@@ -310,3 +310,11 @@ def test_a_tagger_identifier_ending_in_a_given_name_is_the_identifier_and_the_pe
     assert [(text[s.start : s.end], s.type) for s in out] == [
         ("103771940", PhiType.LICENSE), ("Manny", PhiType.PATIENT), ("HX4471B Humira", PhiType.DEVICE),
     ]
+
+
+def test_person_shapes_take_linear_time_on_long_tagger_spans() -> None:
+    for text in ("1" * 200_000, "1" + " " * 200_000 + "Manny", "Jun-" * 50_000):
+        spans = [Span(0, len(text), kind, 0.9, frozenset({"tagger"}), "") for kind in (PhiType.IDNUM, PhiType.DATE)]
+        start = time.perf_counter()
+        vote_person_types(text, spans)
+        assert time.perf_counter() - start < 5  # the identifier pattern read backwards took minutes
