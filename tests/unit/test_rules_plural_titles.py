@@ -19,6 +19,8 @@ def listed(text: str) -> list[tuple[str, PhiType]]:
         ("arrived via van w/ officers Pelletier and Gagnon, restraints off", [("Gagnon", PhiType.PATIENT), ("Pelletier", PhiType.PATIENT)]),
         ("Present: Drs. Ostrowski, Lemieux-Tran;\nCheryl (quality)", [("Lemieux-Tran", PhiType.DOCTOR), ("Ostrowski", PhiType.DOCTOR)]),
         ("nurses Ana Ruiz and Bo Lee on shift", [("Ana Ruiz", PhiType.DOCTOR), ("Bo Lee", PhiType.DOCTOR)]),
+        ("cabin Heron counsellors Jesse and Ro symptom-free", [("Jesse", PhiType.PATIENT), ("Ro", PhiType.PATIENT)]),
+        ("Residents Farid Haddad, Molly Tran; students", [("Farid Haddad", PhiType.DOCTOR), ("Molly Tran", PhiType.DOCTOR)]),
     ],
 )
 def test_each_listed_person_is_a_span_typed_by_the_title(text: str, expected: list[tuple[str, PhiType]]) -> None:

@@ -5,8 +5,10 @@ makes of its words (the tagger reads ``Kessler and Farouk`` after ``officers`` a
 An item is one or two capitalised words; items are joined by a comma, ``and`` or ``&``, and a list has two
 or more. Every item must be able to be a name: no function word, title, role, credential, language or
 never-name, and no head of a facility's or firm's name (``Drs. Ruiz and Lee Clinic`` is no list of
-persons). Officers, deputies, troopers, detectives and sergeants are PATIENT (no care staff, as the
-guideline types them); doctors, nurses, medics and chaplains are DOCTOR.
+persons). Officers, deputies, troopers, detectives, sergeants, counsellors, volunteers, interpreters,
+drivers, coaches, teachers and chaperones are PATIENT (no care staff, as the guideline types them);
+doctors, nurses, medics, chaplains, techs, therapists, aides, pharmacists, residents, interns, midwives
+and sitters are DOCTOR.
 """
 
 from __future__ import annotations
@@ -19,8 +21,14 @@ from deid_core.detect.rules.context import letter_start
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType
 
-_NOT_CARE = ("officers", "deputies", "troopers", "detectives", "sergeants", "sgts")
-_CARE = ("drs", "doctors", "nurses", "rns", "lpns", "cnas", "emts", "paramedics", "medics", "chaplains")
+_NOT_CARE = (
+    "officers", "deputies", "troopers", "detectives", "sergeants", "sgts",
+    "counselors", "counsellors", "volunteers", "interpreters", "drivers", "coaches", "teachers", "chaperones",
+)  # fmt: skip
+_CARE = (
+    "drs", "doctors", "nurses", "rns", "lpns", "cnas", "emts", "paramedics", "medics", "chaplains",
+    "techs", "therapists", "aides", "pharmacists", "residents", "interns", "midwives", "sitters",
+)  # fmt: skip
 _ITEM = r"[A-Z][\w'\u2019\-]+(?:[ \t]+[A-Z][\w'\u2019\-]+)?"
 _JOIN = r"(?:[ \t]*,[ \t]*(?:and[ \t]+|&[ \t]+)?|[ \t]+(?:and|&)[ \t]+)"
 _TITLE = letter_start(sorted((*_NOT_CARE, *_CARE), key=len, reverse=True), r"\w")
