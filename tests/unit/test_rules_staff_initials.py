@@ -175,3 +175,10 @@ def test_capital_initials_closing_log_entries_in_a_note_of_two_such_lines_or_mor
     assert doctors(text) == {"FP", "AN"}
     assert doctors("11/05/25: home from daycare. FP\n11/07/25: recovered, see MD.\n01/05/26: doing well.") == set()
     assert doctors("Cultures sent. ICU\nStable overnight. IVF\nEnd.") == set()  # clinical abbreviations
+
+
+def test_a_login_after_a_signing_role_is_a_user_name() -> None:
+    found = build_rule_detector().detect(EnrichedNote("t", "S. Farrelly-Osei, MD   scribe: ncabral   clinic x0108"))
+    assert [("ncabral", PhiType.USERNAME)] == [("ncabral", s.type) for s in found if s.type is PhiType.USERNAME]
+    for text in ("Discussed with RN kelsey.", "teresa mbeki-lowry rn cwon   login", "scribe: present at visit"):
+        assert not [s for s in build_rule_detector().detect(EnrichedNote("t", text)) if s.type is PhiType.USERNAME]

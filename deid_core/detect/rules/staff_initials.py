@@ -24,7 +24,8 @@ line (the note's last, a signing dash, log entries, a column of them) are ``line
 * **After a discipline, in parentheses** (``OT (PR):``, ``SLP (HM)``): a team conference's members,
   capitals only; a test or a unit in parentheses (``PT (INR)``) is no initials.
 * **After a role word** (``RN jt``, ``scribe g.wu``, ``Extern: j. marchetti``, ``cosigned 3/22 ra``):
-  lower-case initials, or an initial and a surname, ending the phrase.
+  lower-case initials, or an initial and a surname, ending the phrase; a login there (``scribe:
+  ncabral``: an initial or two and a listed surname, no word or name itself) is a USERNAME.
 
 All typed DOCTOR (staff). Guards: a credential, unit or clinical abbreviation is no initials (``RN/BSN``,
 ``mg/dL``, ``PO/IV``, ``MSN, RN``), a mixed-case half is a credential (``AuD / jm``), two ordinary
@@ -107,6 +108,16 @@ def _after_role(text: str, m: re.Match[str]) -> bool:
     # "co-sign bac, CNM": an ordinary word that a credential follows is still initials.
     cred = _CREDENTIAL_AFTER.match(text, m.end())
     return cred is not None and not cred.group(1).islower() and cred.group(1).lower() in credential_words()
+
+
+def _login_after_role(text: str, m: re.Match[str]) -> bool:
+    """A login after a signing role: no word or name itself, and a surname the lists know once its digits
+    and one or two leading initials are taken off (``ncabral``, ``lpham``; not ``kelsey``)."""
+    login = m.group("n").rstrip("0123456789")
+    lex = load_lexicons()
+    if lex.in_use(login) or lex.is_name(login) or login in credential_words():
+        return False  # "RN kelsey": a name in small letters, left to the name readers; "rn cwon": a credential
+    return any(login[k:] in lex.surnames for k in (1, 2) if len(login) - k >= 3)
 
 
 def capital_initials(ini: str) -> bool:
@@ -315,5 +326,16 @@ def staff_initial_patterns() -> list[Pattern]:
             group="n",
             flags=re.MULTILINE,
             validate=_after_role,
+        ),
+        Pattern(
+            "staff_login_after_role",
+            # "scribe: ncabral", "entered by mkowal": a login after a signing role, one letter or two and a
+            # surname (or the surname alone) in small letters, no word.
+            rf"{_cue_start('initial_roles')}(?:[ \t]*:)?[ \t]+(?P<n>[a-z]{{4,16}}\d{{0,3}})(?=[ \t]*(?:[.;)]|[ \t]{{2}}|$))",
+            PhiType.USERNAME,
+            score=_SCORE,
+            group="n",
+            flags=re.MULTILINE,
+            validate=_login_after_role,
         ),
     ]
