@@ -28,10 +28,8 @@ from schemas import PhiType, Span
 MONTHS = frozenset("january february march april may june july august september october november december".split())
 _POSSESSIVE_NEXT = re.compile(r"['\u2019]s[ \t]+([a-z][a-z\-]+)(?:[ \t]+([a-z]+))?")
 _CAPITALISED_WORDS = re.compile(r"[A-Z][a-z'\u2019\-]+(?:[ \t][A-Z][a-z'\u2019\-]+)?")
-# Relations that also name a kinship of places and firms before a noun ("sister city", "parent company").
-_COMPOUND_RELATIONS = frozenset({"sister", "brother", "parent", "partner", "child", "twin", "baby"})
-# A family named by its surname after "the" ("the Okafor family", in small letters: not "the Hollis Family Suite").
-_FAMILY_AFTER = re.compile(r"[ \t]+(?:family|household|kids|children|twins|boys|girls)\b")
+# The word in small letters after a surname ("the Okafor family": not "the Hollis Family Suite").
+_NEXT_SMALL_WORD = re.compile(r"[ \t]+([a-z]+)\b")
 # A given name's possessive opening a tagger date ("Kevin's 2011"), and a possessive before a noun after a month
 # ("June's teacher").
 _POSSESSIVE_HEAD = re.compile(r"([A-Z][a-z]+)['\u2019]s(?=[ \t]+\S)")
@@ -53,6 +51,10 @@ class PersonShapes:
     words: frozenset[str] = frozenset()
     relations: frozenset[str] = frozenset()
     generic: frozenset[str] = frozenset()
+    # Relations that also join places and firms before a noun ("sister city"), and the words after "the" and a
+    # surname that name a family ("the Okafor family"): type_vote.yaml.
+    compound_relations: frozenset[str] = frozenset()
+    family_words: frozenset[str] = frozenset()
 
     def split(self, text: str, span: Span) -> tuple[Span, ...]:
         """A tagger identifier or date: itself, or the pieces its shape says it is."""
@@ -69,13 +71,14 @@ class PersonShapes:
         if not _CAPITALISED_WORDS.fullmatch(text, span.start, span.end):
             return span
         one_word = " " not in text[span.start : span.end]  # "the Cardinal House family lodging" is a place
-        if one_word and _FAMILY_AFTER.match(text, span.end) and text[max(0, span.start - 4) : span.start].lower() == "the ":
+        family = _NEXT_SMALL_WORD.match(text, span.end)
+        if one_word and family and family.group(1) in self.family_words and text[max(0, span.start - 4) : span.start].lower() == "the ":
             return replace(span, type=PhiType.PATIENT)  # "the Okafor family", "the Tran kids"
         m = _POSSESSIVE_NEXT.match(text, span.end)
         if m is None or m.group(1).lower() not in self.relations:
             return span
         after = m.group(2)
-        if after and (after in self.generic or (m.group(1) in _COMPOUND_RELATIONS and not after.endswith(("ed", "s")))):
+        if after and (after in self.generic or (m.group(1) in self.compound_relations and not after.endswith(("ed", "s")))):
             return span  # "Chicago's sister city", "Acme's parent company"; not "Hal's sister called"
         return replace(span, type=PhiType.PATIENT)
 
@@ -123,4 +126,5 @@ def build_person_shapes(lex: Lexicons, generic: frozenset[str]) -> PersonShapes:
     return PersonShapes(
         lex.first_names, lex.surnames, lex.common_words | lex.vocabulary,
         frozenset(r for r in lex.cues["relations"] if " " not in r), generic,
+        lex.cues["compound_relations"], lex.cues["family_words"],
     )

@@ -87,28 +87,12 @@ CUED = 0.8
 _CONJUNCTIONS = frozenset({"and", "&"})
 _LONE_TYPES = PLACE_TYPES - {PhiType.STREET, PhiType.STATE}
 _LOOK_BACK = 80
-# Words before a lone given name that make it as likely a place as a person ("near Winnie", "to Idris").
-_PLACE_BEFORE = frozenset(
-    "in at near from of into onto on the via toward towards outside around across between by for with and or "
-    "through within over under a an".split()
-)
-# "to" names a place after a word of travel ("moved to", "drove back to"), else as often a person
-# ("handed off to Idris", "questions to Rosalind at").
-_TRAVEL_BEFORE_TO = frozenset(
-    "move moved moves moving go goes going gone went drive drives drove driving driven fly flies flew flying return "
-    "returns returned returning relocate relocated relocating transfer transferred transferring back travel travels "
-    "traveled travelled traveling travelling trip trips commute commutes commuted commuting head heads headed heading "
-    "way route ride rides rode walk walks walked walking bus train flight came come comes coming trips visit visits "
-    "visited admitted sent".split()
-)
 # After it: a comma (an address, "Dexter, MI"), a hyphen (a longer name), a word it would name ("Verona
 # office"), another capital.
 _PLACE_AFTER = re.compile(
     r"[ \t]*,|[\-\u2010]|[ \t]+(?!(?:and|or|on|at|in|is|was|will|said|says|to|with|for|from|who|has|had|asked|called)\b)[a-z]"
     r"|[ \t]+[A-Z][a-z]"
 )
-# Before a word a person elsewhere in the note has: it is the place here ("a warehouse in Clyde").
-_AT_A_PLACE = frozenset({"in", "at", "near", "inside", "outside", "into"})
 _FIRM_AFTER = re.compile(r"[ \t]*&")  # "Olumide & Ferris LLP"
 _SPECIALTY_ENDS = ("ology", "iatry", "ics")
 _INITIALISM = re.compile(r"[A-Z]{2,5}")
@@ -132,6 +116,11 @@ class TypeVote:
     generic: frozenset[str] = frozenset()
     not_roles: frozenset[str] = frozenset()
     shapes: PersonShapes = PersonShapes()
+    # Words before a lone given name that make it a place ("near Winnie"); travel words that make "to" one
+    # ("moved to"); words before a person's word elsewhere that keep it a place ("in Clyde"): type_vote.yaml.
+    place_before: frozenset[str] = frozenset()
+    travel_before_to: frozenset[str] = frozenset()
+    at_a_place: frozenset[str] = frozenset()
 
     def vote(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """``spans`` with tagger place and room types replaced by the lexicon's person type where the vote
@@ -224,7 +213,7 @@ class TypeVote:
             return True
         back = max(0, span.start - _LOOK_BACK)
         before = _WORD.findall(text[max(back, text.rfind("\n", back, span.start) + 1) : span.start])[-1:]
-        return (before != [] and before[0].lower() in _AT_A_PLACE) or _FIRM_AFTER.match(text, span.end) is not None
+        return (before != [] and before[0].lower() in self.at_a_place) or _FIRM_AFTER.match(text, span.end) is not None
 
     def _caps_surname(self, text: str, span: Span) -> Span:
         """One word in capitals that only a surname list knows (``INR 9.4 on ESTRADA``): a patient in a
@@ -267,9 +256,9 @@ class TypeVote:
         back = max(0, span.start - _LOOK_BACK)
         line_before = text[max(back, text.rfind("\n", back, span.start) + 1) : span.start]
         before = [w.lower() for w in _WORD.findall(line_before)[-2:]]
-        if (before and before[-1] in _PLACE_BEFORE) or line_before.endswith(("'", "\u2019")):
+        if (before and before[-1] in self.place_before) or line_before.endswith(("'", "\u2019")):
             return span
-        if before[-1:] == ["to"] and (len(before) < 2 or before[0] in _TRAVEL_BEFORE_TO):
+        if before[-1:] == ["to"] and (len(before) < 2 or before[0] in self.travel_before_to):
             return span
         if _PLACE_AFTER.match(text, span.end) or line_before.endswith(("-", "\u2010")):
             return span  # (and a part of a hyphenated name, "Ellsworth-Keane University")
@@ -353,6 +342,7 @@ def build_type_vote(lexicons: Lexicons | None = None) -> TypeVote:
         frozenset(heads),
         lex.hospital_abbreviations | {c.upper() for c in lex.us_states} | {c.upper() for c in cues["clinical_abbreviations"] | cues["vessel_prefixes"]},
         build_person_shapes(lex, frozenset(heads)),
+        cues["place_before_a_name"], cues["travel_before_to"], cues["at_a_place"],
     )
 
 

@@ -158,7 +158,7 @@ def _hospitals() -> tuple[frozenset[str], frozenset[str]]:
 
 
 # cues.yaml, then smaller files of cues for one family of rules each; a key may be defined once only.
-_CUE_FILES = ("cues.yaml", "staff_marks.yaml", "rooms.yaml", "generic_facilities.yaml", "event_dates.yaml", "state_codes.yaml", "work_phrases.yaml", "clinical_abbreviations.yaml")
+_CUE_FILES = ("cues.yaml", "staff_marks.yaml", "rooms.yaml", "generic_facilities.yaml", "event_dates.yaml", "state_codes.yaml", "work_phrases.yaml", "clinical_abbreviations.yaml", "type_vote.yaml")
 
 
 def _cues() -> Mapping[str, frozenset[str]]:

@@ -21,17 +21,8 @@ from deid_core.detect.rules.context import letter_start
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType
 
-_NOT_CARE = (
-    "officers", "deputies", "troopers", "detectives", "sergeants", "sgts",
-    "counselors", "counsellors", "volunteers", "interpreters", "drivers", "coaches", "teachers", "chaperones",
-)  # fmt: skip
-_CARE = (
-    "drs", "doctors", "nurses", "rns", "lpns", "cnas", "emts", "paramedics", "medics", "chaplains",
-    "techs", "therapists", "aides", "pharmacists", "residents", "interns", "midwives", "sitters",
-)  # fmt: skip
 _ITEM = r"[A-Z][\w'\u2019\-]+(?:[ \t]+[A-Z][\w'\u2019\-]+)?"
 _JOIN = r"(?:[ \t]*,[ \t]*(?:and[ \t]+|&[ \t]+)?|[ \t]+(?:and|&)[ \t]+)"
-_TITLE = letter_start(sorted((*_NOT_CARE, *_CARE), key=len, reverse=True), r"\w")
 _WORD = re.compile(r"[^\W\d_][\w'\u2019]*")
 
 
@@ -58,7 +49,7 @@ def _all_names(text: str, m: re.Match[str]) -> bool:
 
 
 def _type(text: str, m: re.Match[str]) -> PhiType:
-    return PhiType.PATIENT if m.group("title").lower() in _NOT_CARE else PhiType.DOCTOR
+    return PhiType.PATIENT if m.group("title").lower() in load_lexicons().cues["plural_titles_outside_care"] else PhiType.DOCTOR
 
 
 def _rest(text: str, m: re.Match[str]) -> list[tuple[int, int, PhiType]]:
@@ -67,10 +58,12 @@ def _rest(text: str, m: re.Match[str]) -> list[tuple[int, int, PhiType]]:
 
 
 def plural_title_patterns() -> list[Pattern]:
+    cues = load_lexicons().cues  # the titles are data (type_vote.yaml): outside care, and care staff
+    titles = letter_start(sorted(cues["plural_titles_outside_care"] | cues["plural_titles_care"], key=lambda t: (-len(t), t)), r"\w")
     return [
         Pattern(
             "persons_after_plural_title",
-            rf"(?P<title>{_TITLE})\.?[ \t]+"
+            rf"(?P<title>{titles})\.?[ \t]+"
             rf"(?P<list>(?P<first>{_ITEM})(?:{_JOIN}{_ITEM})+)",
             PhiType.DOCTOR,
             score=0.75,
