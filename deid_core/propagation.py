@@ -16,10 +16,9 @@ from itertools import accumulate
 from operator import itemgetter
 
 from deid_core.detect.rules.staff_initials import capital_initials
-from deid_core.lexicon import Lexicons
+from deid_core.lexicon import SPECIALTY_SUFFIXES, Lexicons
 from schemas import PhiType, Span
 
-_SPECIALTY_SUFFIX = ("ology", "iatry", "ics")
 # Types whose words spread to their other mentions in the note (not streets, usernames or professions:
 # their words are ordinary or their form is the evidence).
 _SPREADING = frozenset({
@@ -152,7 +151,7 @@ class NamePropagation:
     def _generic(self, low: str) -> bool:
         """A word of a place's name that names no one place: a facility's head (``rehab``, ``hospice``),
         a specialty (``geriatrics``), a credential (``ATC``)."""
-        return low in self._generic_words or low.endswith(_SPECIALTY_SUFFIX)
+        return low in self._generic_words or low.endswith(SPECIALTY_SUFFIXES)
 
 
 def _word_runs_of(text: str, types: dict[str, PhiType]) -> list[tuple[int, int, PhiType]]:

@@ -65,7 +65,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import accumulate
 
-from deid_core.lexicon import Lexicons, load_lexicons
+from deid_core.lexicon import SPECIALTY_SUFFIXES, Lexicons, load_lexicons
 from deid_core.person_shapes import MONTHS, PersonShapes, build_person_shapes
 from schemas import PhiType, Span
 
@@ -94,7 +94,6 @@ _PLACE_AFTER = re.compile(
     r"|[ \t]+[A-Z][a-z]"
 )
 _FIRM_AFTER = re.compile(r"[ \t]*&")  # "Olumide & Ferris LLP"
-_SPECIALTY_ENDS = ("ology", "iatry", "ics")
 _INITIALISM = re.compile(r"[A-Z]{2,5}")
 _NAME_AND_NUMBER = re.compile(r"(?P<name>[A-Z][a-z]+(?:['\u2019\-][A-Za-z]+)?)[ \t]+(?P<n>\d{1,3})")
 _WORD = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*|&")
@@ -209,10 +208,9 @@ class TypeVote:
         low = text[span.start : span.end].lower()
         if low in self.city_names or low in self.state_names or low in self.country_names:
             return True
-        if low in self.generic or low.endswith(_SPECIALTY_ENDS):
+        if low in self.generic or low.endswith(SPECIALTY_SUFFIXES):
             return True
-        back = max(0, span.start - _LOOK_BACK)
-        before = _WORD.findall(text[max(back, text.rfind("\n", back, span.start) + 1) : span.start])[-1:]
+        before = _WORD.findall(_line_before(text, span.start))[-1:]
         return (before != [] and before[0].lower() in self.at_a_place) or _FIRM_AFTER.match(text, span.end) is not None
 
     def _caps_surname(self, text: str, span: Span) -> Span:
@@ -251,10 +249,7 @@ class TypeVote:
             return span
         if low in self.city_names or low in self.state_names or low in self.country_names or low in self.words:
             return span
-        # The line before it, its last 80 characters at most (room for the two words read here): a bound
-        # keeps a note of one long line linear.
-        back = max(0, span.start - _LOOK_BACK)
-        line_before = text[max(back, text.rfind("\n", back, span.start) + 1) : span.start]
+        line_before = _line_before(text, span.start)
         before = [w.lower() for w in _WORD.findall(line_before)[-2:]]
         if (before and before[-1] in self.place_before) or line_before.endswith(("'", "\u2019")):
             return span
@@ -328,6 +323,13 @@ class TypeVote:
             if any(a.start <= number < a.end for a in ages):
                 return [replace(span, end=last.end, type=last.type)]
         return [span]
+
+
+def _line_before(text: str, start: int) -> str:
+    """The line before ``start``, its last 80 characters at most (room for the two words read from it): a
+    bound keeps a note of one long line linear."""
+    back = max(0, start - _LOOK_BACK)
+    return text[max(back, text.rfind("\n", back, start) + 1) : start]
 
 
 def build_type_vote(lexicons: Lexicons | None = None) -> TypeVote:

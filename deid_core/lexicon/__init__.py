@@ -85,6 +85,10 @@ MEDICAL_SUFFIXES = ("ology", "itis", "ectomy", "otomy", "ostomy", "osis", "emia"
 """Endings of specialties, procedures and conditions ("Urology", "Geriatrics", "Colectomy"): a word with
 one of them is no surname, however a name list spells it."""
 
+SPECIALTY_SUFFIXES = ("ology", "iatry", "ics")
+"""Endings of specialties ("Urology", "Psychiatry", "Geriatrics"): a word with one names no one place or
+person ("Green Pines Urology" spreads no "Urology"; "(Urology, ...)" stays a department)."""
+
 N_TOKEN_CLASSES = 64
 
 
