@@ -27,11 +27,18 @@ _BIRTHDAY = re.compile(r"[1-9]\d(?:st|nd|rd|th)", re.IGNORECASE)
 
 def address_only(text: str, span: Span) -> Span:
     """``e-mail at the library: jo.ng [at] example [dot] com``: an e-mail address starts at its local
-    part, the run of non-blank characters before the at sign (written, bracketed or spelled)."""
+    part, the run of non-blank characters before the at sign (written, bracketed or spelled). A guess
+    with no at sign starts after its last line break."""
     value = text[span.start : span.end]
     marks = list(_AT_MARK.finditer(value)) or list(_SPOKEN_AT.finditer(value))
     if not marks:
-        return span
+        # No address crosses a line: a guess run on from the line before keeps its last line
+        # ("opener).\n\ntvasilescu -- T. Vasilescu RN": the login, not the sentence above it).
+        cut = value.rstrip().rfind("\n")
+        if cut < 0:
+            return span
+        last = value[cut + 1 :]
+        return moved(span, span.start + cut + 1 + len(last) - len(last.lstrip()), span.end)
     local = (_LOCAL_PART if _AT_MARK.search(value) else _SPOKEN_LOCAL_PART).search(value, 0, marks[-1].start())
     if local is None or local.start() == 0:
         return span

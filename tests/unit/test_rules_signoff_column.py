@@ -60,3 +60,27 @@ def test_initials_after_signed(text: str, initials: str) -> None:
 )
 def test_no_initials_after_signed(text: str) -> None:
     assert not doctors(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Crisis resources reviewed.\n\nMAK   mabou-khalil\nME   mebanks\n", {"MAK", "ME"}),
+        ("cooler.\n\nkb -- kiera beaudoin rn  kbeaudoin\n", {"kb"}),
+        ("thrombectomy eval pending.\n\n-- OF RN, night shift 19:00-07:00", {"OF"}),
+    ],
+)
+def test_a_signature_legend_line_and_initials_before_a_credential(text: str, expected: set[str]) -> None:
+    assert expected <= doctors(text)
+
+
+@pytest.mark.parametrize("text", ["PO   pork\nED  education\nIV   ivermectin\nBP  bpm 80\n", "-- RN note\n"])
+def test_no_legend_line_from_an_abbreviation_before_a_word(text: str) -> None:
+    assert doctors(text) == set()
+
+
+def test_a_login_opening_a_legend_line_is_a_username() -> None:
+    text = "softball opener).\n\ntvasilescu -- T. Vasilescu RN   on-call\n"
+    spans = build_rule_detector().detect(EnrichedNote("t", text))
+    assert {text[s.start : s.end] for s in spans if s.type is PhiType.USERNAME} >= {"tvasilescu"}
+    assert not any(s.type is PhiType.USERNAME for s in build_rule_detector().detect(EnrichedNote("t", "lisinopril -- T. Vasilescu\n")))

@@ -150,10 +150,34 @@ def test_the_owners_of_action_items_are_staff() -> None:
         "ACTION ITEMS\n- BP: recheck",
         "CORRECTIVE ACTION\n1. Night checks q2h.\n2. PT evaluation through the agency.",  # no colon or dash
         "ACTION ITEMS\n1. BP - recheck in a week",  # a clinical abbreviation
+        "ACTION ITEMS\n1. PT - gait training\n2. SW - housing forms",  # disciplines
+        # No heading: a problem list (abbreviations, words) and a vitals list (colons).
+        "1. DM - start metformin\n2. HTN - continue lisinopril\n3. CKD - recheck BMP",
+        "1. Prematurity - CPAP\n2. Apnea - caffeine\n3. QX - feeds\n4. Jaundice - lights\n5. ZV - stage 1",
+        "- GK: 120/80\n- TW: 88",
+        "1. TA - one numbered item alone",
     ],
 )
 def test_bullets_elsewhere_or_clinical_abbreviations_own_nothing(text: str) -> None:
     assert doctors(text) == set()
+
+
+def test_a_list_of_owners_needs_no_heading_and_types_all_its_capitals() -> None:
+    """Numbered items with a spaced dash, at least two and half of them persons' initials: their list
+    is one of owners, so a degree's or an abbreviation's letters there are initials too."""
+    assert doctors("Plan\n 1. SA - start budesonide\n 2. MY - new spacer\n 3. Recheck in May.") == {"SA", "MY"}
+    assert doctors("1. JA - call family\n2. HP - letter to the shipper\n3. DC - respite options") == {"JA", "HP", "DC"}
+    assert doctors("ACTIONS\n1. BA - call the house supervisor\n2. KW - update the board") == {"BA", "KW"}
+
+
+def test_many_owned_items_are_read_in_linear_time() -> None:
+    import time
+
+    items = "".join(f"{i % 90 + 1}. {chr(65 + i % 26)}{chr(66 + i % 20)} - call back\n" for i in range(20_000))
+    started = time.perf_counter()
+    doctors("ACTION ITEMS\n" + items)
+    doctors(items)
+    assert time.perf_counter() - started < 10
 
 
 def test_a_blank_aligned_column_of_initials_on_three_lines_or_more() -> None:

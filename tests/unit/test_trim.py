@@ -159,6 +159,8 @@ def test_two_people_when_the_first_is_no_listed_first_name(trimmer) -> None:
         ("or by e-mail at ines dot vale at example dot com.", "e-mail at ines dot vale at example dot com",
          "ines dot vale at example dot com"),
         ("Write to ines@example.com", "ines@example.com", "ines@example.com"),
+        # No at sign: a guess run on from the line above keeps its last line only.
+        ("opener).\n\n  tvasilescu -- T. V", "opener).\n\n  tvasilescu", "tvasilescu"),
     ],
 )
 def test_an_email_starts_at_its_local_part(trimmer, text, value, expected) -> None:

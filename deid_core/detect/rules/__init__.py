@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from deid_core.detect.base import Detector, Pattern, PatternDetector
+from deid_core.detect.rules.action_items import action_item_patterns
 from deid_core.detect.rules.ages import age_patterns, age_value
 from deid_core.detect.rules.article_names import article_name_patterns
 from deid_core.detect.rules.contact import contact_patterns
@@ -41,7 +42,7 @@ def rule_patterns() -> list[Pattern]:
     """Every rule pattern, grouped by family (dates, ages, contact/SSN, spelled-out contacts, IDs, locations)."""
     return [
         *date_patterns(), *date_list_patterns(), *age_patterns(), *contact_patterns(), *obfuscated_patterns(), *id_patterns(), *location_patterns(),
-        *signoff_patterns(), *staff_initial_patterns(), *line_end_initial_patterns(), *signer_column_patterns(), *staff_name_patterns(), *plural_title_patterns(), *article_name_patterns(), *initials_list_patterns(), *initials_legend_patterns(), *room_patterns(), *event_date_patterns(),
+        *signoff_patterns(), *staff_initial_patterns(), *action_item_patterns(), *line_end_initial_patterns(), *signer_column_patterns(), *staff_name_patterns(), *plural_title_patterns(), *article_name_patterns(), *initials_list_patterns(), *initials_legend_patterns(), *room_patterns(), *event_date_patterns(),
         *state_after_town_patterns(), *work_phrase_patterns(), *union_local_patterns(), *typed_column_patterns(),
     ]
 

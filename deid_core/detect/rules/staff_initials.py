@@ -12,9 +12,7 @@ line (the note's last, a signing dash, log entries, a column of them) are ``line
   line, a credential perhaps, then the date.
 * **Opening a log entry** (``03/02 HV: Ms. Lowry lost her ride``): capitals and a colon after the entry's
   date or time at a line's start.
-* **Owning an action item** (``ACTION ITEMS`` then ``- RP: schedule the visit`` or ``1. TA - update the
-  plan``): capitals opening a bullet or numbered item of the list under such a heading, before a colon
-  or a spaced dash.
+* **Owning an action item** is ``action_items``.
 * **Signing an entry** (``ECH - signed 11/20/25``, ``SDA - documented``, ``Documented by RDI 11/22/25``,
   ``written by AN;``): capitals at a line's start before a signing verb, or after "<verb> by".
 * **A signing field** (``Signed: HK /``, ``attestation: KM``, ``asst: DM``): capitals after a signing or
@@ -126,35 +124,6 @@ def capital_initials(ini: str) -> bool:
     return not (not_initials(ini) or ini.lower() in credential_words() or ini.lower() in cues["clinical_abbreviations"])
 
 
-# "ACTION ITEMS", "Follow-up items:", "FOLLOW-UP / ACTIONS": a heading line of owned items.
-_ACTION_HEADING = re.compile(
-    r"(?im)^[ \t]*(?:[a-z\-]+[ \t]*/[ \t]*)?(?:action items|actions|action plan items|follow-up items|assignments)[ \t]*:?[ \t]*$"
-)
-_BULLET_LINE = re.compile(r"(?m)^[ \t]*(?:[-*•]|\d{1,2}[.)])")
-
-
-def _action_item_owner(text: str, m: re.Match[str]) -> bool:
-    """Capitals opening a bullet of an action-item list (``ACTION ITEMS`` then ``- RP: schedule``): the
-    item's owner, when no clinical abbreviation; the heading is the line above the list's bullets."""
-    if not capital_initials(m.group("i")):
-        return False
-    cur = text.rfind("\n", 0, m.start()) + 1  # the bullet's line
-    for _ in range(_MAX_ACTION_ITEMS):  # bounded: a hostile list of bullets must not make this quadratic
-        if cur <= 0:
-            return False
-        prev_start = text.rfind("\n", 0, cur - 1) + 1
-        line = text[prev_start : cur - 1]
-        if _ACTION_HEADING.match(line):
-            return True
-        if not _BULLET_LINE.match(line):
-            return False
-        cur = prev_start
-    return False
-
-
-_MAX_ACTION_ITEMS = 40
-
-
 def _capital_group(text: str, m: re.Match[str]) -> bool:
     """The match's initials ``i`` (after a discipline, or signing an entry) pass ``capital_initials``."""
     return capital_initials(m.group("i"))
@@ -239,18 +208,6 @@ def staff_initial_patterns() -> list[Pattern]:
             flags=0,
             validate=_capital_group,
             gate=(":",),
-        ),
-        Pattern(
-            "staff_initials_action_item",
-            # "ACTION ITEMS\n- RP: schedule case 1 visit", "1. TA - update care plan": the owner of each
-            # item of an action-item list, before a colon or a spaced dash.
-            r"(?m)^[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]*(?P<i>[A-Z]{2,3})(?:[ \t]*:|[ \t]+[-–—][ \t])",
-            PhiType.DOCTOR,
-            score=_SCORE,
-            group="i",
-            flags=0,
-            validate=_action_item_owner,
-            gate=("action", "follow-up items", "assignments"),
         ),
         Pattern(
             "staff_initials_signing",
