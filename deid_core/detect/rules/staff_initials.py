@@ -109,9 +109,13 @@ def _after_role(text: str, m: re.Match[str]) -> bool:
 
 
 def _login_after_role(text: str, m: re.Match[str]) -> bool:
-    """A login after a signing role: no word or name itself, and a surname the lists know once its digits
-    and one or two leading initials are taken off (``ncabral``, ``lpham``; not ``kelsey``)."""
-    login = m.group("n").rstrip("0123456789")
+    return login_shaped(m.group("n"))
+
+
+def login_shaped(token: str) -> bool:
+    """A login: no word or name itself, and a surname the lists know once its digits and one or two
+    leading initials are taken off (``ncabral``, ``lpham``, ``aokafor1``; not ``kelsey``)."""
+    login = token.rstrip("0123456789")
     lex = load_lexicons()
     if lex.in_use(login) or lex.is_name(login) or login in credential_words():
         return False  # "RN kelsey": a name in small letters, left to the name readers; "rn cwon": a credential
