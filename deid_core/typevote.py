@@ -16,7 +16,8 @@ the lexicon's person spans (or a rule's: ``officers Pelletier and Gagnon``) when
 * one lexicon span has exactly its extent and was found after a cue (``neighbour Florence``) or is a
   hyphenated given name (``Betty-Jo``), or
 * it has two or more words, the lexicon's person spans cover each of them but the conjunctions, and
-  nothing in it says place or firm: no comma (``Martin, Roman and Ellis``), no first word that starts
+  nothing in it says place or firm (one person written surname first, ``MENDOZA, REY -``, may hold its
+  comma; the span is cut to it): no comma (``Martin, Roman and Ellis``), no first word that starts
   place names (``West``, ``El``, ``Lake``), no last word that ends the names of facilities, schools
   or firms (``General``, ``High``, ``Partners``); all of these are data in the lexicon's cues.
 
@@ -88,15 +89,17 @@ _CONJUNCTIONS = frozenset({"and", "&"})
 _LONE_TYPES = PLACE_TYPES - {PhiType.STREET, PhiType.STATE}
 _LOOK_BACK = 80
 # After it: a comma (an address, "Dexter, MI"), a hyphen (a longer name), a word it would name ("Verona
-# office"), another capital.
+# office"), another capital; not an extension or a pager ("pharmacy Deshawn x2210": a person's line).
 _PLACE_AFTER = re.compile(
-    r"[ \t]*,|[\-\u2010]|[ \t]+(?!(?:and|or|on|at|in|is|was|will|said|says|to|with|for|from|who|has|had|asked|called)\b)[a-z]"
+    r"[ \t]*,|[\-\u2010]|[ \t]+(?!(?:and|or|on|at|in|is|was|will|said|says|to|with|for|from|who|has|had|asked|called)\b"
+    r"|(?:x|ext|pgr)\.?[ \t]?\d)[a-z]"
     r"|[ \t]+[A-Z][a-z]"
 )
 _FIRM_AFTER = re.compile(r"[ \t]*&")  # "Olumide & Ferris LLP"
 _INITIALISM = re.compile(r"[A-Z]{2,5}")
 _NAME_AND_NUMBER = re.compile(r"(?P<name>[A-Z][a-z]+(?:['\u2019\-][A-Za-z]+)?)[ \t]+(?P<n>\d{1,3})")
 _WORD = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*|&")
+_SURNAME_FIRST = re.compile(r"[^\W\d_][\w'\u2019\-]*,[ \t]*[^\W\d_][\w'\u2019\-]*(?:[ \t]+[^\W\d_]\.?)?")  # "MENDOZA, REY", "Vo, Thanh B."
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,6 +288,8 @@ class TypeVote:
         if last.end == span.end and last.start > span.start and self._role_word(text[span.start : last.start]):
             return [replace(span, start=last.start, type=last.type)]  # "Lt. Harriet Mobley": the role is no PHI
         words = list(_WORD.finditer(text, span.start, span.end))
+        if len(words) >= 2 and len(inside) == 1 and _SURNAME_FIRST.fullmatch(text, only.start, only.end) and self._one_person(words, only):
+            return [replace(span, start=only.start, end=only.end, type=only.type)]  # "MENDOZA, REY - cook"
         if len(words) < 2 or "," in value:
             return [span]
         if words[0].group().lower() in self.first_words or words[-1].group().lower() in self.last_words:
@@ -295,6 +300,13 @@ class TypeVote:
             if m.group().lower() not in _CONJUNCTIONS
         )
         return [replace(span, type=only.type)] if covered else [span]
+
+    def _one_person(self, words: Sequence[re.Match[str]], person: Span) -> bool:
+        """Every word of a span is the one lexicon person's, written surname first (``MENDOZA, REY -``:
+        the tagger's firm ran on over a dash), and no first or last word says place or firm."""
+        if words[0].group().lower() in self.first_words or words[-1].group().lower() in self.last_words:
+            return False
+        return all(person.start <= m.start() and m.end() <= person.end for m in words)
 
     def _role_word(self, head: str) -> bool:
         """One word, a title, rank or staff role (``Lt.``, ``Sgt``), or a role's initialism (``PIO Ken

@@ -181,6 +181,7 @@ def test_one_surname_in_capitals_read_as_a_place_is_a_patient() -> None:
         ("Changes after 0700 -> call Rosalind or text the desk.", "Rosalind", PhiType.HOSPITAL),
         ("Skyline comm ctr, Tanner (dispatcher)   weather hold", "Tanner", PhiType.COUNTRY),
         ("Greene Meadow Clinic - Rochelle will ask for the releases.", "Rochelle", PhiType.CITY),
+        ("23:55 | pharmacy Rosalind x2210 | vanc", "Rosalind", PhiType.CITY),  # an extension after: a person's line
     ],
 )
 def test_a_lone_given_name_nothing_places_is_a_person(text: str, word: str, tagged: PhiType) -> None:
@@ -318,3 +319,15 @@ def test_person_shapes_take_linear_time_on_long_tagger_spans() -> None:
         start = time.perf_counter()
         vote_person_types(text, spans)
         assert time.perf_counter() - start < 5  # the identifier pattern read backwards took minutes
+
+
+def test_a_person_written_surname_first_that_a_firm_ran_on_from_is_the_person() -> None:
+    text = " MENDOZA, REY - cook and deck, 57"
+    lexical = _at(text, "MENDOZA, REY", PhiType.PATIENT, "lexicon")
+    tagged = _at(text, "MENDOZA, REY -", PhiType.ORGANIZATION, "tagger")
+    out = vote_person_types(text, [lexical, tagged])
+    assert {(text[s.start : s.end], s.type) for s in out} == {("MENDOZA, REY", PhiType.PATIENT)}
+    firm = "Martin, Roman and Ellis LLP"
+    persons = [_at(firm, w, PhiType.PATIENT, "lexicon") for w in ("Martin", "Roman", "Ellis")]
+    out = vote_person_types(firm, [*persons, _at(firm, firm, PhiType.ORGANIZATION, "tagger")])
+    assert out[-1].type is PhiType.ORGANIZATION
