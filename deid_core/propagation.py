@@ -48,6 +48,7 @@ _SAID_OF_A_PERSON = re.compile(
 _DATED_AFTER = re.compile(r"[ \t]*(?:\d|/)")
 _WORD_RUN = re.compile(r"(?<![\w'’])\w+")
 _LEXICON = "lexicon"
+_TAGGER = "tagger"
 _PROPAGATED_SCORE = 0.5
 
 
@@ -77,8 +78,9 @@ class NamePropagation:
         two-letter name spreads as written (``Vy``), and in small letters when a person was found written in
         small letters (``vy nguyen``, then ``vy gave``) and it is no word, abbreviation, title or relation.
         A given name that is a function word or a weekday's letters (``An``, ``Thu``) spreads only from the
-        first or last word of a full name (``Thu Pham-Delgado``, ``Nguyen Thi An``), as the words do, and
-        never before a digit or a slash (``Thu 2/19``, ``Mon/Thu``)."""
+        first or last word of a full name (``Thu Pham-Delgado``, ``Nguyen Thi An``), or from itself alone
+        where a rule or a cue found it (``grandson An (6)``), as the words do, and never before a digit or a
+        slash (``Thu 2/19``, ``Mon/Thu``)."""
         types: dict[str, PhiType] = {}
         short: dict[str, PhiType] = {}
         worded: dict[str, PhiType] = {}  # a given name that is also a word ("Will", "Hope")
@@ -109,7 +111,10 @@ class NamePropagation:
                         continue
                     if low in never or low in self._not_names:
                         parts = value.split()
-                        if len(parts) >= 2 and word in (parts[0], parts[-1]) and self._weak_name_word(low):
+                        named = (len(parts) >= 2 and word in (parts[0], parts[-1])) or (
+                            parts == [word] and span.sources != {_TAGGER}  # "grandson An (6)": a rule's or a cue's
+                        )
+                        if named and self._weak_name_word(low):
                             # "An Nguyen-Hale", "Thu Pham-Delgado", "Nguyen Thi An": a given name that is a
                             # function word or a weekday's letters spreads from a full name (first or last
                             # word: family names come first in Vietnamese), never before a digit or a slash

@@ -156,6 +156,15 @@ def test_a_given_name_that_is_a_function_word_or_a_weekday_spreads_from_a_full_n
     assert build_hygiene().clean(alone, []) == []
 
 
+def test_a_weak_given_name_a_rule_found_alone_spreads_but_not_from_the_tagger_alone() -> None:
+    text = "Grandson An (6) visits. Taught Vy and An the exercises. An MRI is booked."
+    span = Span(9, 11, PhiType.PATIENT, 0.7, frozenset({"rules"}), "m")
+    found = [text[s.start : s.end] for s in build_hygiene().clean(text, [span]) if s.type is PhiType.PATIENT]
+    assert found == ["An", "An"]  # the name in the sentence, not the article opening one
+    tagged = Span(9, 11, PhiType.PATIENT, 0.9, frozenset({"tagger"}), "m")
+    assert [text[s.start : s.end] for s in build_hygiene().clean(text, [tagged]) if s.type is PhiType.PATIENT] == ["An"]
+
+
 def test_a_weak_given_name_spreads_from_the_last_word_of_a_name_written_family_name_first() -> None:
     text = "Daughter Nguyen Thi An is the caregiver. An disagreed with the plan."
     span = Span(9, 22, PhiType.PATIENT, 0.9, frozenset({"tagger"}), "m")
