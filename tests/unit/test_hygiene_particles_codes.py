@@ -162,7 +162,8 @@ def test_a_weak_given_name_a_rule_found_alone_spreads_but_not_from_the_tagger_al
     found = [text[s.start : s.end] for s in build_hygiene().clean(text, [span]) if s.type is PhiType.PATIENT]
     assert found == ["An", "An"]  # the name in the sentence, not the article opening one
     tagged = Span(9, 11, PhiType.PATIENT, 0.9, frozenset({"tagger"}), "m")
-    assert [text[s.start : s.end] for s in build_hygiene().clean(text, [tagged]) if s.type is PhiType.PATIENT] == ["An"]
+    second = text.index("and An") + 4
+    assert all(s.start != second for s in build_hygiene().clean(text, [tagged]))
 
 
 def test_a_weak_given_name_spreads_from_the_last_word_of_a_name_written_family_name_first() -> None:
