@@ -28,7 +28,8 @@ Two cuts: a title, rank or staff role before the lexicon's person (``Lt. Harriet
 ORGANIZATION), or a role's initialism (``PIO Ken Albers``; no hospital's, state's, ship's or clinical
 term's capitals), leaves the person alone, the role word is no PHI; a room or ward that is a number and a
 person (``Cot 203  Amos Whitcombe``, ``grandkids (Finn 7, Orla 4)`` where a rule read the age) is split
-as described at ``_number_and_person``.
+as described at ``_number_and_person``. A tagger span run across a column gap is cut into its columns where
+one column is exactly a lexicon person (``director: Hank Vosburgh   health center``; ``_columns_apart``).
 A room or ward of one capitalised word and a number a rule reads as an age is the person and the age
 even where no name list knows the word (``Siblings Ayaan 12, Mahad 8``; ``_aged_names``).
 
@@ -99,6 +100,7 @@ _FIRM_AFTER = re.compile(r"[ \t]*&")  # "Olumide & Ferris LLP"
 _INITIALISM = re.compile(r"[A-Z]{2,5}")
 _NAME_AND_NUMBER = re.compile(r"(?P<name>[A-Z][a-z]+(?:['\u2019\-][A-Za-z]+)?)[ \t]+(?P<n>\d{1,3})")
 _WORD = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*|&")
+_COLUMN_GAP = re.compile(r"[ \t]*\t[ \t]*| {3,}")  # within a line: columns of a table or a form
 _SURNAME_FIRST = re.compile(r"[^\W\d_][\w'\u2019\-]*,[ \t]*[^\W\d_][\w'\u2019\-]*(?:[ \t]+[^\W\d_]\.?)?")  # "MENDOZA, REY", "Vo, Thanh B."
 
 
@@ -280,6 +282,9 @@ class TypeVote:
         if not inside:
             return [span]
         value = text[span.start : span.end]
+        if _COLUMN_GAP.search(value):
+            named = [p for p in inside if text[p.start : p.end].split()[-1].lower() not in self.words]
+            return _columns_apart(text, span, named)  # not "Moss Tent": a word ends no person here
         if span.type in _NUMBERED and any(c.isdigit() for c in value):
             return self._number_and_person(text, span, inside, ages)
         only, last = inside[0], inside[-1]
@@ -335,6 +340,22 @@ class TypeVote:
             if any(a.start <= number < a.end for a in ages):
                 return [replace(span, end=last.end, type=last.type)]
         return [span]
+
+
+def _columns_apart(text: str, span: Span, inside: Sequence[Span]) -> list[Span]:
+    """A tagger span run across a column gap (``Hank Vosburgh   health center``) is its columns; a column
+    that is exactly a lexicon person (whose last word is no ordinary word) is that person, the others keep
+    the tagger's type. Nothing is cut when no column is a person: only a person's own column lets the vote
+    split a span."""
+    pieces, pos = [], span.start
+    for gap in _COLUMN_GAP.finditer(text, span.start, span.end):
+        pieces.append((pos, gap.start()))
+        pos = gap.end()
+    pieces.append((pos, span.end))
+    persons = {(p.start, p.end): p.type for p in inside}
+    if not any(piece in persons for piece in pieces):
+        return [span]
+    return [replace(span, start=a, end=b, type=persons.get((a, b), span.type)) for a, b in pieces if a < b]
 
 
 def _line_before(text: str, start: int) -> str:

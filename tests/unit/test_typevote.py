@@ -331,3 +331,17 @@ def test_a_person_written_surname_first_that_a_firm_ran_on_from_is_the_person() 
     persons = [_at(firm, w, PhiType.PATIENT, "lexicon") for w in ("Martin", "Roman", "Ellis")]
     out = vote_person_types(firm, [*persons, _at(firm, firm, PhiType.ORGANIZATION, "tagger")])
     assert out[-1].type is PhiType.ORGANIZATION
+
+
+def test_a_tagger_span_run_across_a_column_gap_is_split_where_a_column_is_a_person() -> None:
+    text = "director: Hank Vosburgh   health center: the Lodge"
+    lexical = _at(text, "Hank Vosburgh", PhiType.PATIENT, "lexicon")
+    tagged = _at(text, "Hank Vosburgh   health center", PhiType.HOSPITAL, "tagger")
+    out = vote_person_types(text, [lexical, tagged])
+    assert [(text[s.start : s.end], s.type) for s in out[1:]] == [
+        ("Hank Vosburgh", PhiType.PATIENT), ("health center", PhiType.HOSPITAL),
+    ]
+    tent = "sanctuary space: Moss Tent   medical tent"  # a word ends the lexicon's "person": nothing is cut
+    out = vote_person_types(tent, [_at(tent, "Moss Tent", PhiType.PATIENT, "lexicon"),
+                                   _at(tent, "Moss Tent   medical", PhiType.HOSPITAL, "tagger")])
+    assert (tent[out[1].start : out[1].end], out[1].type) == ("Moss Tent   medical", PhiType.HOSPITAL)
