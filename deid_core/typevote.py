@@ -29,7 +29,8 @@ ORGANIZATION), or a role's initialism (``PIO Ken Albers``; no hospital's, state'
 term's capitals), leaves the person alone, the role word is no PHI; a room or ward that is a number and a
 person (``Cot 203  Amos Whitcombe``, ``grandkids (Finn 7, Orla 4)`` where a rule read the age) is split
 as described at ``_number_and_person``. A tagger span run across a column gap is cut into its columns where
-one column is exactly a lexicon person (``director: Hank Vosburgh   health center``; ``_columns_apart``).
+one column is exactly a lexicon person (``director: Hank Vosburgh   health center``, ``Unified School
+District - Nestor is``; ``_columns_apart``); so is one run across a spaced dash.
 A room or ward of one capitalised word and a number a rule reads as an age is the person and the age
 even where no name list knows the word (``Siblings Ayaan 12, Mahad 8``; ``_aged_names``).
 
@@ -100,7 +101,7 @@ _FIRM_AFTER = re.compile(r"[ \t]*&")  # "Olumide & Ferris LLP"
 _INITIALISM = re.compile(r"[A-Z]{2,5}")
 _NAME_AND_NUMBER = re.compile(r"(?P<name>[A-Z][a-z]+(?:['\u2019\-][A-Za-z]+)?)[ \t]+(?P<n>\d{1,3})")
 _WORD = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*|&")
-_COLUMN_GAP = re.compile(r"[ \t]*\t[ \t]*| {3,}")  # within a line: columns of a table or a form
+_COLUMN_GAP = re.compile(r"[ \t]*\t[ \t]*| {3,}| [-–—] ")  # within a line: columns of a table or a form, a spaced dash
 _SURNAME_FIRST = re.compile(r"[^\W\d_][\w'\u2019\-]*,[ \t]*[^\W\d_][\w'\u2019\-]*(?:[ \t]+[^\W\d_]\.?)?")  # "MENDOZA, REY", "Vo, Thanh B."
 
 
@@ -283,8 +284,8 @@ class TypeVote:
             return [span]
         value = text[span.start : span.end]
         if _COLUMN_GAP.search(value):
-            named = [p for p in inside if text[p.start : p.end].split()[-1].lower() not in self.words]
-            return _columns_apart(text, span, named)  # not "Moss Tent": a word ends no person here
+            named = [p for p in inside if self._no_word_or_place(text[p.start : p.end])]
+            return _columns_apart(text, span, named)
         if span.type in _NUMBERED and any(c.isdigit() for c in value):
             return self._number_and_person(text, span, inside, ages)
         only, last = inside[0], inside[-1]
@@ -312,6 +313,14 @@ class TypeVote:
         if words[0].group().lower() in self.first_words or words[-1].group().lower() in self.last_words:
             return False
         return all(person.start <= m.start() and m.end() <= person.end for m in words)
+
+    def _no_word_or_place(self, name: str) -> bool:
+        """No ordinary word ends it (``Moss Tent``) and it names no town, state or country (``Amarillo -
+        Denver``, ``Digestive Health - Carmel``): a person's own column, not a place's."""
+        low = " ".join(name.split()).lower()
+        if low.split()[-1] in self.words:
+            return False
+        return low not in self.city_names and low not in self.state_names and low not in self.country_names
 
     def _role_word(self, head: str) -> bool:
         """One word, a title, rank or staff role (``Lt.``, ``Sgt``), or a role's initialism (``PIO Ken
@@ -344,7 +353,7 @@ class TypeVote:
 
 def _columns_apart(text: str, span: Span, inside: Sequence[Span]) -> list[Span]:
     """A tagger span run across a column gap (``Hank Vosburgh   health center``) is its columns; a column
-    that is exactly a lexicon person (whose last word is no ordinary word) is that person, the others keep
+    that is exactly a lexicon person (no ordinary word last, no place's name) is that person, the others keep
     the tagger's type. Nothing is cut when no column is a person: only a person's own column lets the vote
     split a span."""
     pieces, pos = [], span.start

@@ -345,3 +345,19 @@ def test_a_tagger_span_run_across_a_column_gap_is_split_where_a_column_is_a_pers
     out = vote_person_types(tent, [_at(tent, "Moss Tent", PhiType.PATIENT, "lexicon"),
                                    _at(tent, "Moss Tent   medical", PhiType.HOSPITAL, "tagger")])
     assert (tent[out[1].start : out[1].end], out[1].type) == ("Moss Tent   medical", PhiType.HOSPITAL)
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "person", "expected"),
+    [
+        ("Employer: Bosque Verde Unified School District - Nestor is a band director",
+         "Bosque Verde Unified School District - Nestor", "Nestor", PhiType.PATIENT),
+        ("seen at Harrowgate Digestive Health - Carmel. pt is a tuner",
+         "Harrowgate Digestive Health - Carmel", "Carmel", PhiType.HOSPITAL),  # a town's name: not cut
+    ],
+)
+def test_a_tagger_span_run_across_a_spaced_dash_onto_a_person(text: str, tagged: str, person: str, expected: PhiType) -> None:
+    out = vote_person_types(text, [_at(text, person, PhiType.PATIENT, "lexicon"), _at(text, tagged, PhiType.HOSPITAL, "tagger")])
+    assert any(text[s.start : s.end] == person and s.type is expected for s in out[1:]) or (
+        expected is PhiType.HOSPITAL and text[out[1].start : out[1].end] == tagged
+    )
