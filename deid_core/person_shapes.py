@@ -6,6 +6,8 @@ places; these shapes need no voter. On a tagger span:
 * an identifier that ends in a capitalised given name or surname is the identifier and the person
   (``license 103771940 - Manny``): no identifier ends in a name;
 * a date of one capitalised word said twice is a nickname (``Jun-Jun``, ``Bong-Bong``), a PATIENT;
+* a room, ward or street that is a census line's bed and patient (``601  Teodorescu 74M``: a number, a
+  listed name, an age and a sex) is the room and the person;
 * a date that opens with a given name's possessive is the person and the date (``Kevin's 2011 Ford
   Focus``), and a month that is a given name before a possessive and a noun is the person (``June's
   teacher``): months own nothing in notes;
@@ -40,6 +42,11 @@ _ID_TYPES = frozenset({
     PhiType.IDNUM, PhiType.MEDICALRECORD, PhiType.ACCOUNT, PhiType.LICENSE, PhiType.HEALTHPLAN, PhiType.DEVICE,
 })
 _DOUBLED = re.compile(r"([A-Z][a-z]{1,8})-\1")
+# A census line: a room's number, a capitalised name, then an age and a sex ("601  Teodorescu 74M",
+# "304 Fairweather, 90,"): the name is a patient, not part of the room.
+_ROOM_THEN_NAME = re.compile(r"(?<!\S)(\d{1,4}[A-Z]?)[ \t]+([A-Z][a-z'\u2019\-]{2,})(?![\w'\u2019\-])")
+_AGE_SEX_AFTER = re.compile(r"[ \t]+\d{1,3}[ \t]?[MFmf]\b|,[ \t]*\d{1,3}[ \t]*,")
+_ROOM_TYPES = frozenset({PhiType.ROOM, PhiType.DEPARTMENT, PhiType.STREET})
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +69,8 @@ class PersonShapes:
             return self._named_after_id(text, span)
         if span.type is PhiType.DATE:
             return self._possessive_date(text, self._doubled_name(text, span))
+        if span.type in _ROOM_TYPES:
+            return self._room_and_patient(text, span)
         return (span,)
 
     def relative(self, text: str, span: Span) -> Span:
@@ -105,6 +114,23 @@ class PersonShapes:
             return (span,)
         name_at = span.start + value.rindex(name)
         return (replace(span, end=span.start + len(ident)), replace(span, start=name_at, type=PhiType.PATIENT))
+
+    def _room_and_patient(self, text: str, span: Span) -> tuple[Span, ...]:
+        """A tagger room, ward or street that is a room's number and a listed name (no word) with an age
+        and a sex after it, a census line's bed and patient (``601  Teodorescu 74M``, ``Orchard 3 304
+        Fairweather, 90,``): the room, the PATIENT, and what the span held after the name."""
+        # The last number and name: a ward's own number comes first ("Orchard 3 304 Fairweather").
+        m = next(reversed(list(_ROOM_THEN_NAME.finditer(text, span.start, span.end))), None)
+        if m is None or not _AGE_SEX_AFTER.match(text, m.end(2)):
+            return (span,)
+        low = m.group(2).lower()
+        if low in self.words or not (low in self.surnames or low in self.first_names):
+            return (span,)
+        pieces = [replace(span, end=m.end(1)), replace(span, start=m.start(2), end=m.end(2), type=PhiType.PATIENT)]
+        rest = text[m.end(2) : span.end]
+        if rest.strip():  # "74M" read into the room: still what the tagger found, whatever its type
+            pieces.append(replace(span, start=m.end(2) + len(rest) - len(rest.lstrip())))
+        return tuple(pieces)
 
     def _possessive_date(self, text: str, span: Span) -> tuple[Span, ...]:
         """A tagger date that opens with a given name's possessive is the person and the date (``Kevin's

@@ -361,3 +361,16 @@ def test_a_tagger_span_run_across_a_spaced_dash_onto_a_person(text: str, tagged:
     assert any(text[s.start : s.end] == person and s.type is expected for s in out[1:]) or (
         expected is PhiType.HOSPITAL and text[out[1].start : out[1].end] == tagged
     )
+
+
+def test_a_census_line_s_bed_and_patient_read_as_one_room_are_the_room_and_the_person() -> None:
+    text = "610  Haas 88M s/p ORIF.\n- Orchard 3 304 Fairweather, 90, to rehab.\n512 Crane ready\nSuite 210 Baker St"
+    spans = [_at(text, "610  Haas 88M", PhiType.ROOM, "tagger", 0.9),
+             _at(text, "Orchard 3 304 Fairweather", PhiType.DEPARTMENT, "tagger", 0.9),
+             _at(text, "512 Crane", PhiType.ROOM, "tagger", 0.9)]
+    out = vote_person_types(text, spans)
+    assert [(text[s.start : s.end], s.type) for s in out] == [
+        ("610", PhiType.ROOM), ("Haas", PhiType.PATIENT), ("88M", PhiType.ROOM),
+        ("Orchard 3 304", PhiType.DEPARTMENT), ("Fairweather", PhiType.PATIENT),
+        ("512 Crane", PhiType.ROOM),  # no age and sex after it: a room's name, perhaps
+    ]
