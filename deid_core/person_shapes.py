@@ -12,9 +12,9 @@ places; these shapes need no voter. On a tagger span:
   Focus``), and a month that is a given name before a possessive and a noun is the person (``June's
   teacher``): months own nothing in notes;
 * a place whose possessive names a relative (``Chaska's cousin Wade``) or that names a family after
-  "the" (``the Okafor family``) is a person; relations that also join places and firms before a noun
-  keep the place (``Chicago's sister city``), and so does a two-word place (``the Cardinal House family
-  lodging``).
+  "the" (``the Okafor family``; the article cut off where the tagger read it in, ``the Tran``) is a
+  person; relations that also join places and firms before a noun keep the place (``Chicago's sister
+  city``), and so does a two-word place (``the Cardinal House family lodging``).
 
 Invariant: types change, and a span is only ever cut in two at the name's edge; no span grows.
 """
@@ -77,6 +77,10 @@ class PersonShapes:
         """A tagger place whose possessive names a relative (``Chaska's cousin Wanbli``, ``Hal's wife``), or
         that names a family (``the Okafor family``, ``the Tran kids``): places have no cousins, so it is a
         person; the town keeps its type before a place's word (``Chicago's sister city``)."""
+        if text[span.start : span.start + 4].lower() == "the " and _CAPITALISED_WORDS.fullmatch(text, span.start + 4, span.end):
+            family = _NEXT_SMALL_WORD.match(text, span.end)  # "the Tran" read as a place before "family"
+            if " " not in text[span.start + 4 : span.end] and family and family.group(1) in self.family_words:
+                return replace(span, start=span.start + 4, type=PhiType.PATIENT)
         if not _CAPITALISED_WORDS.fullmatch(text, span.start, span.end):
             return span
         one_word = " " not in text[span.start : span.end]  # "the Cardinal House family lodging" is a place

@@ -293,6 +293,9 @@ def test_a_one_word_place_that_names_a_family_is_a_person() -> None:
     text = "Card from the Okafor family today. Staying at the Cardinal House family lodging."
     spans = [_at(text, "Okafor", PhiType.HOSPITAL, "tagger", 0.9), _at(text, "Cardinal House", PhiType.LOCATION_OTHER, "tagger", 0.9)]
     assert [s.type for s in vote_person_types(text, spans)] == [PhiType.PATIENT, PhiType.LOCATION_OTHER]
+    text = "Wes updated the Tran family in surgical waiting."  # the article read into the place
+    out = vote_person_types(text, [_at(text, "the Tran", PhiType.LOCATION_OTHER, "tagger", 0.9)])
+    assert [(text[s.start : s.end], s.type) for s in out] == [("Tran", PhiType.PATIENT)]
 
 
 def test_a_tagger_date_opening_with_a_given_name_s_possessive_is_the_person_and_the_date() -> None:
