@@ -30,6 +30,8 @@ D, U = PhiType.DOCTOR, PhiType.USERNAME
         ),
         ("| # | notes | by |\n| 1 | confused 40 min | RA / CRNA Lemaire |\n", {("RA", D)}),
         ("| date | action | init |\n| 3/2 | filled | kbelrose2 |\n", {("kbelrose2", U)}),
+        ("TIME | VS | PAIN | NOTE | INIT\n0730 | HR 88 | 6/10 | Foley out | AT\n0900 | -- | 4/10 | ambulated | AT\n",
+         {("AT", D)}),  # a function word's letters in capitals
     ],
 )
 def test_initials_and_logins_under_a_signer_header(text: str, expected: set[tuple[str, PhiType]]) -> None:
@@ -42,6 +44,7 @@ def test_initials_and_logins_under_a_signer_header(text: str, expected: set[tupl
         "| drug | sig | prescriber |\n| tamsulosin 0.4 mg | qhs | see list |\n",  # "sig": directions, not a signer
         "| date | req by | action |\n| 3/2 | IVR | filled |\n| 3/4 | wife | approved |\n",  # who asked, not who signed
         "| time | note | by |\n| 08:00 | walked | PT |\n| 09:00 | fed | mom |\n| 10:00 | vitals | RN |\n",
+        "| time | note | by |\n| 08:00 | walked | and |\n",  # a function word in small letters
         "| time | by | note |\n",  # the header row itself
         "HR | 88 | AF\nBP | 120/70 | ok\n",  # no signer header
     ],

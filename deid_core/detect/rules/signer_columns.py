@@ -5,8 +5,8 @@ and those cells hold initials, one or a few (``| OA, TV, security |``, ``| RA / 
 such a header the column is the evidence: a cell's part of two to four letters in one case is a staff
 member's initials even when it spells a clinical abbreviation or a word elsewhere (``| AF |``,
 ``| RA |``, ``| xr |``, ``| ah |``), which the other initials rules refuse without it. Roles,
-credentials, relations and function words are no initials there (``| RN |``, ``| PT |``, ``| mom |``,
-``| and |``), nor the patient or nobody (``| pt |``, ``| none |``). A part with a digit and lower-case
+credentials, relations and function words in small letters are no initials there (``| RN |``, ``| PT |``,
+``| mom |``, ``| and |``; in capitals a function word's letters are, ``| AT |``), nor the patient or nobody (``| pt |``, ``| none |``). A part with a digit and lower-case
 letters is a login (``| jdelacruz2 |``). A capitalised word there is a person when it is a given name
 or no dictionary word (``| Bo |``, ``| An |``, ``| Ximo |``; not ``| Security |``). DOCTOR.
 
@@ -55,7 +55,9 @@ def _signer_word(part: str) -> bool:
     cues = lex.cues
     if low in credential_words() or low in _NOT_SIGNERS or low in cues["discipline_roles"] or low in cues["relations"]:
         return False  # "| PT |", "| mom |": a role or who called, not who signed
-    if part.isupper() or part.islower():
+    if part.isupper():
+        return len(part) <= 4  # "| AT |", "| IS |": capitals under a signer's header, a word's letters or not
+    if part.islower():
         return len(part) <= 4 and low not in cues["function_words"]
     return low in lex.first_names or not lex.is_word(low)  # "| Bo |", "| An |"; not "| Security |"
 
