@@ -22,6 +22,7 @@ def usernames(text: str) -> set[str]:
         ("| 02/24/26 05:41 | recheck 152/88 | mdiallo |\n", "mdiallo"),
         ("04/06 14:15       GS7-40231         aokafor1     ROSSI, GIANCARLO\n", "aokafor1"),
         ("16:04 CALLBACK  wabernathy: reached the aunt\n", "wabernathy"),
+        ("01:29 kbenoit leads off ack'd\n", "kbenoit"),  # the first word of a log entry after its time
     ],
 )
 def test_a_login_alone_in_a_cell_or_a_column(text: str, login: str) -> None:
@@ -35,6 +36,7 @@ def test_a_login_alone_in_a_cell_or_a_column(text: str, login: str) -> None:
         "| negative | lisinopril | boston | smith |\n",  # words, drugs, names in small letters
         "sacrum: stage 2, 1.5 x 1.0 cm\n",
         "she called ghuang about it\n",  # no column sets it apart
+        "01:30 patient resting, gluc 110\n",
     ],
 )
 def test_no_login_from_words_abbreviations_or_running_text(text: str) -> None:

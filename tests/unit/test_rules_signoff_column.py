@@ -68,13 +68,17 @@ def test_no_initials_after_signed(text: str) -> None:
         ("Crisis resources reviewed.\n\nMAK   mabou-khalil\nME   mebanks\n", {"MAK", "ME"}),
         ("cooler.\n\nkb -- kiera beaudoin rn  kbeaudoin\n", {"kb"}),
         ("thrombectomy eval pending.\n\n-- OF RN, night shift 19:00-07:00", {"OF"}),
+        ("next visit 3/20/26.\nPNS   login pnakamura\n", {"PNS"}),
+        ("after-hours line.\n\nIS 02/17/2026 15:40\n", {"IS"}),
     ],
 )
 def test_a_signature_legend_line_and_initials_before_a_credential(text: str, expected: set[str]) -> None:
     assert expected <= doctors(text)
 
 
-@pytest.mark.parametrize("text", ["PO   pork\nED  education\nIV   ivermectin\nBP  bpm 80\n", "-- RN note\n"])
+@pytest.mark.parametrize(
+    "text", ["PO   pork\nED  education\nIV   ivermectin\nBP  bpm 80\n", "-- RN note\n", "RN 02/17/2026 15:40\n"]
+)
 def test_no_legend_line_from_an_abbreviation_before_a_word(text: str) -> None:
     assert doctors(text) == set()
 

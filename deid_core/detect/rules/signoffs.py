@@ -41,6 +41,12 @@ def _legend_of_the_writer(text: str, m: re.Match[str]) -> bool:
     )
 
 
+def _no_role(text: str, m: re.Match[str]) -> bool:
+    """Not a credential's or a discipline's letters (``RN``, ``PT``, ``SW``)."""
+    low = m.group(1).lower()
+    return low not in load_lexicons().cues["discipline_roles"] and low not in load_lexicons().cues["credentials"]
+
+
 def _login_of_the_name(text: str, m: re.Match[str]) -> bool:
     """The login holds the name's surname (``tvasilescu -- T. Vasilescu RN``)."""
     surname = m.group("name").split()[-1].split(".")[-1].lower()
@@ -115,10 +121,11 @@ def signoff_patterns() -> list[Pattern]:
             gate=("signed", "initialed"),
         ),
         # A signature legend line: the initials open it, then a column gap or a dash and the writer's login
-        # or lower-case name ("MAK   mabou-khalil", "kb -- kiera beaudoin rn  kbeaudoin").
+        # (perhaps named so) or lower-case name ("MAK   mabou-khalil", "PNS   login pnakamura", "kb -- kiera
+        # beaudoin rn  kbeaudoin").
         Pattern(
             "signoff_legend_line",
-            r"(?m)^[ \t]*(?P<i>[A-Z]{2,3}|[a-z]{2,3})(?:[ \t]{2,}|\t|[ \t]+-{1,2}[ \t]+)"
+            r"(?m)^[ \t]*(?P<i>[A-Z]{2,3}|[a-z]{2,3})(?:[ \t]{2,}|\t|[ \t]+-{1,2}[ \t]+)(?:(?i:login|user|id)[ \t]*:?[ \t]+)?"
             r"(?P<w>[a-z][a-z'’\-]*[a-z]\d{0,2}(?:[ \t][a-z][a-z'’\-]*[a-z]){0,2})(?=[ \t]|$)",
             PhiType.DOCTOR,
             score=0.75,
@@ -139,6 +146,18 @@ def signoff_patterns() -> list[Pattern]:
             flags=0,
             validate=_login_of_the_name,
             gate=("-", "—", "–", "=", ":"),
+        ),
+        # Capitals alone on their line before a date and perhaps a time sign an entry ("IS 02/17/2026 15:40"),
+        # even when their letters spell a word; not a role's or a credential's ("RN 02/17/2026").
+        Pattern(
+            "signoff_initials_dated",
+            r"(?m)^[ \t]*([A-Z]{2,3})[ \t]+\d{1,2}/\d{1,2}/\d{2,4}(?:[ \t]+\d{1,2}:?\d{2})?[ \t]*$",
+            PhiType.DOCTOR,
+            score=0.75,
+            group=1,
+            flags=0,
+            validate=_no_role,
+            gate=("/",),
         ),
         # Initials after a double dash and before a credential sign an entry ("-- OF RN, night shift"),
         # even when their letters spell a word.
