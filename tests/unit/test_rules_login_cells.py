@@ -48,3 +48,10 @@ def test_a_long_table_of_cells_is_read_in_linear_time() -> None:
     started = time.perf_counter()
     assert usernames(text) == {"evallejo"}
     assert time.perf_counter() - started < 10
+
+
+@pytest.mark.parametrize("text", [" " * 200_000 + "x", "| " + " " * 200_000 + "1", "\t" * 100_000 + "ab"])
+def test_long_runs_of_blanks_are_read_in_linear_time(text: str) -> None:
+    started = time.perf_counter()
+    usernames(text)
+    assert time.perf_counter() - started < 3

@@ -18,8 +18,10 @@ from deid_core.detect.rules.staff_initials import login_shaped
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType
 
+# The token starts right where its cell does: lookbehinds, not a run of blanks to match, so a long run of
+# blanks is not scanned again from each of its positions (that was quadratic).
 _CELL = (
-    r"(?m)(?:\||\t| {2,}|^)[ \t]*(?P<u>[a-z][a-z\-]{2,}[a-z]\d{0,2})"
+    r"(?m)(?:(?<=\|)|(?<=\| )|(?<=\t)|(?<=  )|^[ \t]*+)(?P<u>[a-z][a-z\-]{2,}[a-z]\d{0,2})"
     r"(?=[ \t]*\||[ \t]*$|\t| {2,}|:[ \t])"
     # or the first word of a log entry after its time ("01:29 kbenoit leads off ack'd")
     r"|^[ \t]*\d{1,2}:\d{2}[ \t]+(?P<u2>[a-z][a-z\-]{2,}[a-z]\d{0,2})(?=[ \t])"
