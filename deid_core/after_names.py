@@ -35,8 +35,10 @@ _AFTER_NAME = re.compile(
 )
 _SHORT_BEFORE = re.compile(r"(?<![\w'\u2019\-])(?P<short>[A-Z][a-z]{1,11})[ \t]*\([ \t]*$")
 _CLOSING = re.compile(r"[ \t]*\)")
+# One way only to read the blanks before the quote (not "[ \t]*\(?[ \t]*": with no parenthesis, a long run
+# of blanks split every way between the two was quadratic).
 _NICKNAME = re.compile(
-    r"(?:['\u2019]s)?[ \t]*\(?[ \t]*[\"\u201c](?P<nick>[A-Z][a-z'\-]{1,15}(?: [A-Z][a-z'\-]{1,15})?|[A-Z]{2,3})[\"\u201d]"
+    r"(?:['\u2019]s)?[ \t]*(?:\([ \t]*)?[\"\u201c](?P<nick>[A-Z][a-z'\-]{1,15}(?: [A-Z][a-z'\-]{1,15})?|[A-Z]{2,3})[\"\u201d]"
 )
 
 

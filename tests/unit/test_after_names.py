@@ -98,3 +98,13 @@ def test_a_short_form_before_the_name_in_parentheses_is_the_same_person(text: st
 )
 def test_no_short_form_where_the_word_is_not_the_name_s_start(text: str, name: str) -> None:
     assert spans_after_names(text, [person(text, name)]) == []
+
+
+@pytest.mark.parametrize("tail", [" " * 200_000 + "- call", "\t " * 100_000 + "x", " " * 200_000 + "(3"])
+def test_a_long_run_of_blanks_after_a_name_is_read_in_linear_time(tail: str) -> None:
+    import time
+
+    text = "Seen by Amadou" + tail
+    started = time.perf_counter()
+    spans_after_names(text, [person(text, "Amadou")])
+    assert time.perf_counter() - started < 3
