@@ -9,7 +9,7 @@ from dataclasses import replace
 from schemas import Span
 
 # The word of an extension or pager written apart from its number: only the digits are the phone's.
-_EXTENSION_WORD = re.compile(r"(?i:ext|extension|pager|pgr|beeper)\.?[ \t]*(?:#|no\.?|number)?[ \t]*:?[ \t]*(?=\d)")
+_EXTENSION_WORD = re.compile(r"(?i:ext|extension|pager|pgr|beeper)\.?[ \t]*(?:(?:#|no\.?|number)[ \t]*)?(?::[ \t]*)?(?=\d)")
 # An at sign, written or in brackets ("[at]", "(at)"); else a spelled-out " at "; the local part before it.
 _AT_MARK = re.compile(r"@|[\[(]\s*at\s*[\])]", re.IGNORECASE)
 _SPOKEN_AT = re.compile(r"(?<=\S)\s+at\s+(?=\S)", re.IGNORECASE)

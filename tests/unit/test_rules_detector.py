@@ -125,6 +125,11 @@ def test_offsets_are_str_offsets_after_unicode() -> None:
         "x" * 100_000 + "@example.com",
         "seventy " * 25_000,
         "123-" * 50_000,
+        # A cue word, then a long run of blanks: an optional mark between two runs of blanks
+        # ("bed[ \t]*#?[ \t]*") was read every way (quadratic).
+        *(cue + " " * 200_000 + "y" for cue in ("bed", "P.O. Box", "RR 2, Box", "Op", "room", "ext", "Rm.", "called")),
+        "Apt" + " " * 200_000 + "#",
+        "surgery on:" + " " * 200_000,
     ],
 )
 def test_pathological_long_lines_stay_linear(text: str) -> None:

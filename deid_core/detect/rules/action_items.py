@@ -32,7 +32,7 @@ _ITEM = r"(?m)^[ \t]*(?:[-*•]|(?P<n>\d{1,2}[.)]))[ \t]*(?P<i>[A-Z]{2,3})(?:[ \
 _ITEM_RE = re.compile(_ITEM)
 # "ACTION ITEMS", "Follow-up items:", "FOLLOW-UP / ACTIONS": a heading line of owned items.
 _ACTION_HEADING = re.compile(
-    r"(?im)^[ \t]*(?:[a-z\-]+[ \t]*/[ \t]*)?(?:action items|actions|action plan items|follow-up items|assignments)[ \t]*:?[ \t]*$"
+    r"(?im)^[ \t]*(?:[a-z\-]+[ \t]*/[ \t]*)?(?:action items|actions|action plan items|follow-up items|assignments)[ \t]*(?::[ \t]*)?$"
 )
 _BULLET_LINE = re.compile(r"(?m)^[ \t]*(?:[-*•]|\d{1,2}[.)])")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")

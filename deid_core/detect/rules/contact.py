@@ -128,7 +128,7 @@ def contact_patterns() -> list[Pattern]:
         ),
         Pattern(
             "phone_extension",
-            rf"{word_start(('extension', 'ext'))}\b\.?\s*\#?\s*(?P<num>\d{{3,6}})(?![\w\-])",
+            rf"{word_start(('extension', 'ext'))}\b\.?\s*(?:\#\s*)?(?P<num>\d{{3,6}})(?![\w\-])",
             PhiType.PHONE, score=0.7, group="num", flags=0,
         ),
         Pattern(

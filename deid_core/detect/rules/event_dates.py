@@ -42,7 +42,7 @@ def event_date_patterns() -> list[Pattern]:
     return [
         Pattern(
             "date_md_after_event",
-            rf"{_cue_start('event_date_cues')}[ \t]*:?[ \t]*{_MD}",
+            rf"{_cue_start('event_date_cues')}[ \t]*(?::[ \t]*)?{_MD}",
             d, score=0.7, group="date", flags=0, validate=_month_day, gate=("/",),
         ),
         # The night of one date into the next ("overnight 2/4/2025 into 2/5").

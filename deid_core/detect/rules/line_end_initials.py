@@ -104,7 +104,7 @@ def line_end_initial_patterns() -> list[Pattern]:
     return [
         Pattern(
             "staff_initials_note_end",
-            r"(?:\A|\n|[.!?][ \t]+)[ \t]*(?P<i>[A-Za-z]{2,3})\.?\s*\Z",
+            r"(?:\A|\n|[.!?][ \t])[ \t]*(?P<i>[A-Za-z]{2,3})\.?\s*\Z",
             PhiType.DOCTOR,
             score=_SCORE,
             group="i",

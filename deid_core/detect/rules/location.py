@@ -101,7 +101,7 @@ _STREET = (
     r"(?:(?:[A-Z][a-z]+|[A-Z]{2,}|\d{1,3}(?:st|nd|rd|th))\.?[ \t]+){1,3}"
     rf"{_STREET_SUFFIX}(?![\w\-])"
     rf"(?:\.?,?[ \t]+{_DIRECTION}(?![\w\-]))?"
-    rf"(?:\.?,?[ \t]+{_UNIT}\.?[ \t]*\#?[ \t]*[A-Z0-9](?:[A-Z0-9\-]{{0,6}})(?![\w\-]))?"
+    rf"(?:\.?,?[ \t]+{_UNIT}\.?[ \t]*(?:\#[ \t]*)?[A-Z0-9](?:[A-Z0-9\-]{{0,6}})(?![\w\-]))?"
 )
 
 
@@ -165,13 +165,13 @@ def location_patterns() -> list[Pattern]:
         ),
         Pattern(
             "street_po_box",
-            r"\b(?:P\.?[ \t]?O\.?[ \t]*Box|Post[ \t]+Office[ \t]+Box)[ \t]*\#?[ \t]*\d{1,7}(?!\d)",
+            r"\b(?:P\.?[ \t]?O\.?[ \t]*Box|Post[ \t]+Office[ \t]+Box)[ \t]*(?:\#[ \t]*)?\d{1,7}(?!\d)",
             PhiType.STREET, score=0.9, gate=("box",),
         ),
         # A rural route's box, the address of a farm or a ranch ("RR 2 Box 118", "Rt 2 Box 118").
         Pattern(
             "street_rural_route",
-            r"\b(?:RR|R\.R\.|Rt\.?|Rte\.?|Route|Rural[ \t]+Route|HC|Star[ \t]+Route)[ \t]*\d{1,3},?[ \t]+Box[ \t]*\#?[ \t]*\d{1,6}(?!\d)",
+            r"\b(?:RR|R\.R\.|Rt\.?|Rte\.?|Route|Rural[ \t]+Route|HC|Star[ \t]+Route)[ \t]*\d{1,3},?[ \t]+Box[ \t]*(?:\#[ \t]*)?\d{1,6}(?!\d)",
             PhiType.STREET, score=0.9, flags=0, gate=("box",),
         ),
         # An interstate after a word of travel ("driving at night on I-90", "off I-35E"); "I-131" alone
@@ -183,7 +183,7 @@ def location_patterns() -> list[Pattern]:
         ),
         Pattern(
             "room_number",
-            rf"{word_start(('room', 'rm'))}\b(?i:\.?[ \t]*(?:\#|no\.?)?[ \t]*)"
+            rf"{word_start(('room', 'rm'))}\b(?i:\.?[ \t]*(?:(?:\#|no\.?)[ \t]*)?)"
             r"(?P<room>\d{1,4}[A-Za-z]?(?:-[A-Za-z0-9]{1,3})?)(?![\w\-])",
             PhiType.ROOM, score=0.8, group="room", flags=0, validate=_not_a_count, gate=("room", "rm"),
         ),
@@ -193,7 +193,7 @@ def location_patterns() -> list[Pattern]:
             # an emergency department's "bay 3", a dialysis or
             # infusion "chair 11" ("wheelchair" never matches: the word must start there).
             # A full stop may end the sentence after it ("bed 4-12."); a dot before a digit is a decimal.
-            r"\b(?:bed|bay|chair)[ \t]*(?:\#|no\.?)?[ \t]*(?P<room>\d{1,2}[A-Z]?(?:-\d{1,2}[A-Z]?)?|\d{3,4}[A-Z])(?![\w\-/]|\.\d)",
+            r"\b(?:bed|bay|chair)[ \t]*(?:(?:\#|no\.?)[ \t]*)?(?P<room>\d{1,2}[A-Z]?(?:-\d{1,2}[A-Z]?)?|\d{3,4}[A-Z])(?![\w\-/]|\.\d)",
             PhiType.ROOM, score=0.6, group="room", validate=_a_bed, gate=("bed", "bay", "chair"),
         ),
     ]

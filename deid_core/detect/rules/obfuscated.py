@@ -104,7 +104,7 @@ def obfuscated_patterns() -> list[Pattern]:
         # An extension or pager number without the main number ("x2291", "ext 221", "pager 4417").
         Pattern(
             "extension",
-            r"(?<![A-Za-z0-9])(?:x\d{3,5}|(?:ext|extension)\.?\s*#?\s*\d{2,5})(?![\d\-])",
+            r"(?<![A-Za-z0-9])(?:x\d{3,5}|(?:ext|extension)\.?\s*(?:#\s*)?\d{2,5})(?![\d\-])",
             PhiType.PHONE,
             score=0.8,
             validate=_bare_extension,

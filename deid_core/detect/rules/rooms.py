@@ -106,7 +106,7 @@ def room_patterns() -> list[Pattern]:
         ),
         Pattern(
             "room_operatory",
-            r"(?<![\w\-/])(?:[Oo]p|[Oo]peratory|OR)[ \t]*\#?[ \t]*(?P<room>\d{1,2}[A-Z]?)(?![\w\-/]|\.\d)",
+            r"(?<![\w\-/])(?:[Oo]p|[Oo]peratory|OR)[ \t]*(?:\#[ \t]*)?(?P<room>\d{1,2}[A-Z]?)(?![\w\-/]|\.\d)",
             PhiType.ROOM,
             score=0.65,
             group="room",
@@ -142,7 +142,7 @@ def room_patterns() -> list[Pattern]:
         Pattern(
             "room_lettered_bed",
             letter_start(("bed", "bay", "bedspace", "cell", "chair", "cot", "hallway", "stretcher"), r"\w")
-            + r"[ \t]*(?:\#|(?i:no)\.?)?[ \t]*"
+            + r"[ \t]*(?:(?:\#|(?i:no)\.?)[ \t]*)?"
             r"(?P<room>[A-Z]{1,2}-?\d{1,3}[A-Z]?)(?![\w\-/]|\.\d)",
             PhiType.ROOM,
             score=0.6,

@@ -122,7 +122,7 @@ def staff_name_patterns() -> list[Pattern]:
         ),
         Pattern(
             "quoted_given_name",
-            r"(?i:\b(?:called|named|nicknamed|goes[ \t]+by|known[ \t]+as|aka|name[ \t]+given|prefers|preferred(?:[ \t]+name)?))[ \t]*:?[ \t]*"
+            r"(?i:\b(?:called|named|nicknamed|goes[ \t]+by|known[ \t]+as|aka|name[ \t]+given|prefers|preferred(?:[ \t]+name)?))[ \t]*(?::[ \t]*)?"
             r"[\"\u201c](?P<n>[A-Z][a-z]{1,14}|[A-Z]{2,3})[\"\u201d]",
             PhiType.PATIENT,
             score=_SCORE,
