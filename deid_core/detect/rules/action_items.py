@@ -2,11 +2,11 @@
 ``- RP: schedule the visit``; ``1. SA - start budesonide``, ``2. MY - new spacer``).
 
 A list's items are the lines of one block (lines between blank lines) that open with a bullet or a
-number; an owned item has two or three capitals next, then a colon or a spaced dash. Whether their capitals are people is
-decided for the whole list, because one item alone cannot say (``1. DC - respite options`` beside
-``1. DC - discharge Friday``): capitals that are no unit, credential or clinical abbreviation
-(``capital_initials``) are persons' initials, and a list where they are at least half of the items is a
-list of owners, so its items' other capitals are initials too (``BA``, ``SA``, ``DC``, ``RE``).
+number; an owned item has two or three capitals next, then a colon or a spaced dash. Whether their
+capitals are people is decided for the whole list, because one item alone cannot say (``1. DC - respite
+options`` beside ``1. DC - discharge Friday``): capitals that are no unit, credential or clinical
+abbreviation (``capital_initials``) are persons' initials, and a numbered list where they are at least
+half of the items is a list of owners, so its items' other capitals are initials too (``SA``, ``DC``).
 
 * Under an action heading (``ACTION ITEMS``, ``Follow-up items:``, ``FOLLOW-UP / ACTIONS``), the heading
   right above the items, persons' initials own items, and so do a degree's letters (``1. BA - call``).

@@ -16,6 +16,7 @@ from deid_core.detect.base import Pattern
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType
 
+# The credentials that close a signature (one list for the patterns that read one).
 _CREDENTIALS = r"RN|MD|DO|NP|PA-C|PA|LPN|BSN|CNA|DPT|PT|OTR/L|OT|SLP|MSW|LCSW|RD|RRT|PharmD|CPhT|EMT|ATC"
 
 
@@ -99,7 +100,7 @@ def signoff_patterns() -> list[Pattern]:
         # credential or role ("Ada Quist, RN      aq"): the writer's own initials, not a dose route.
         Pattern(
             "signoff_after_credential",
-            r"(?m)\b(?:RN|MD|DO|NP|PA-C|PA|LPN|BSN|CNA|DPT|PT|OTR/L|OT|SLP|MSW|LCSW|RD|RRT|PharmD|CPhT|EMT|ATC"
+            rf"(?m)\b(?:{_CREDENTIALS}"
             r"|(?i:nurse|paramedic|therapist|pharmacist|social worker))(?:[ \t]*\t[ \t]*| {3,})([a-z]{2,3})[ \t]*$",
             PhiType.DOCTOR,
             score=0.75,
