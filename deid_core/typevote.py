@@ -212,7 +212,7 @@ class TypeVote:
     def _placed(self, text: str, span: Span) -> bool:
         """What keeps a one-word span a place though a person elsewhere has its word (see ``_one_sense``)."""
         low = text[span.start : span.end].lower()
-        if low in self.city_names or low in self.state_names or low in self.country_names:
+        if self._place_name(low):
             return True
         if low in self.generic or low.endswith(SPECIALTY_SUFFIXES):
             return True
@@ -226,7 +226,7 @@ class TypeVote:
         low = value.lower()
         if not (value.isupper() and value.isalpha() and len(value) >= 4) or low not in self.surnames:
             return span
-        if low in self.first_names or low in self.city_names or low in self.state_names or low in self.country_names:
+        if low in self.first_names or self._place_name(low):
             return span
         if low in self.words:
             return span
@@ -253,7 +253,7 @@ class TypeVote:
         low = value.lower()
         if not (value.isalpha() and value[0].isupper() and value[1:].islower()) or low not in self.first_names:
             return span
-        if low in self.city_names or low in self.state_names or low in self.country_names or low in self.words:
+        if self._place_name(low) or low in self.words:
             return span
         line_before = _line_before(text, span.start)
         before = [w.lower() for w in _WORD.findall(line_before)[-2:]]
@@ -294,11 +294,13 @@ class TypeVote:
         if last.end == span.end and last.start > span.start and self._role_word(text[span.start : last.start]):
             return [replace(span, start=last.start, type=last.type)]  # "Lt. Harriet Mobley": the role is no PHI
         words = list(_WORD.finditer(text, span.start, span.end))
-        if len(words) >= 2 and len(inside) == 1 and _SURNAME_FIRST.fullmatch(text, only.start, only.end) and self._one_person(words, only):
-            return [replace(span, start=only.start, end=only.end, type=only.type)]  # "MENDOZA, REY - cook"
-        if len(words) < 2 or "," in value:
+        if len(words) < 2 or words[0].group().lower() in self.first_words or words[-1].group().lower() in self.last_words:
             return [span]
-        if words[0].group().lower() in self.first_words or words[-1].group().lower() in self.last_words:
+        if len(inside) == 1 and _SURNAME_FIRST.fullmatch(text, only.start, only.end) and all(
+            only.start <= m.start() and m.end() <= only.end for m in words
+        ):
+            return [replace(span, start=only.start, end=only.end, type=only.type)]  # "MENDOZA, REY - cook"
+        if "," in value:
             return [span]
         covered = all(
             any(p.start <= m.start() and m.end() <= p.end for p in inside)
@@ -307,20 +309,15 @@ class TypeVote:
         )
         return [replace(span, type=only.type)] if covered else [span]
 
-    def _one_person(self, words: Sequence[re.Match[str]], person: Span) -> bool:
-        """Every word of a span is the one lexicon person's, written surname first (``MENDOZA, REY -``:
-        the tagger's firm ran on over a dash), and no first or last word says place or firm."""
-        if words[0].group().lower() in self.first_words or words[-1].group().lower() in self.last_words:
-            return False
-        return all(person.start <= m.start() and m.end() <= person.end for m in words)
-
     def _no_word_or_place(self, name: str) -> bool:
         """No ordinary word ends it (``Moss Tent``) and it names no town, state or country (``Amarillo -
         Denver``, ``Digestive Health - Carmel``): a person's own column, not a place's."""
         low = " ".join(name.split()).lower()
-        if low.split()[-1] in self.words:
-            return False
-        return low not in self.city_names and low not in self.state_names and low not in self.country_names
+        return low.split()[-1] not in self.words and not self._place_name(low)
+
+    def _place_name(self, low: str) -> bool:
+        """A town's, a state's or a country's name in the gazetteer (lower case)."""
+        return low in self.city_names or low in self.state_names or low in self.country_names
 
     def _role_word(self, head: str) -> bool:
         """One word, a title, rank or staff role (``Lt.``, ``Sgt``), or a role's initialism (``PIO Ken
