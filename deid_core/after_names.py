@@ -11,9 +11,11 @@ either type, by any detector: the type is the less certain part), these are read
   no number follows (``Zainab Haddad, 9 - homesick``, ``Aria, 3 yo``), is an AGE; a number followed by
   anything else (a unit, a slash, a decimal) is a measure, not an age;
 * one or two capitalised words, or initials (``("BC")``), in quotes, straight after the name or its
-  possessive and in parentheses or not, are the same person's name;
+  possessive and in parentheses or not, are the same person's name; after a name in capitals, a word
+  in capitals (``HAWKINS, LEROY "BUDDY"``);
 * a capitalised word right before the name in parentheses that starts as the name's first word does
-  (``RN Mags (Magdalena Zoric)``, ``Bea (Beatrix)``) is the short form the person goes by.
+  (``RN Mags (Magdalena Zoric)``, ``Bea (Beatrix)``, in capitals ``SKY ("SKYLAR")`` before a name in
+  capitals) is the short form the person goes by.
 """
 
 from __future__ import annotations
@@ -33,12 +35,12 @@ _AFTER_NAME = re.compile(
     r"|,[ \t]*(?P<comma>\d{1,3})(?=[ \t]*(?:[,;)]|\.(?!\d)|$)|[ \t]+[-\u2013\u2014][ \t]+(?!\d)|[ \t]?(?:yo|y/o)\b)",
     re.MULTILINE,
 )
-_SHORT_BEFORE = re.compile(r"(?<![\w'\u2019\-])(?P<short>[A-Z][a-z]{1,11})[ \t]*\([ \t]*$")
+_SHORT_BEFORE = re.compile(r"(?<![\w'\u2019\-])(?P<short>[A-Z][a-z]{1,11}|[A-Z]{2,12})[ \t]*\([ \t]*$")
 _CLOSING = re.compile(r"[ \t]*\)")
 # One way only to read the blanks before the quote (not "[ \t]*\(?[ \t]*": with no parenthesis, a long run
 # of blanks split every way between the two was quadratic).
 _NICKNAME = re.compile(
-    r"(?:['\u2019]s)?[ \t]*(?:\([ \t]*)?[\"\u201c](?P<nick>[A-Z][a-z'\-]{1,15}(?: [A-Z][a-z'\-]{1,15})?|[A-Z]{2,3})[\"\u201d]"
+    r"(?:['\u2019]s)?[ \t]*(?:\([ \t]*)?[\"\u201c](?P<nick>[A-Z][a-z'\-]{1,15}(?: [A-Z][a-z'\-]{1,15})?|[A-Z]{2,12})[\"\u201d]"
 )
 
 
@@ -82,11 +84,19 @@ def _short_form_before(text: str, span: Span) -> tuple[int, int, PhiType, str] |
     first = text[span.start : span.end].split()[0]
     if m is None or m.group("short") == first or m.group("short")[:2].lower() != first[:2].lower():
         return None
+    if not _case_fits(m.group("short"), text[span.start : span.end]):
+        return None
     return *m.span("short"), span.type, "short form before a name"
+
+
+def _case_fits(word: str, name: str) -> bool:
+    """A word of four capitals or more beside a name is a nickname only when the name is in capitals too
+    (``LEROY "BUDDY"``, ``SKY ("SKYLAR")``); beside ``Leroy`` it is a shout or a code (``"DNR"``)."""
+    return len(word) < 4 or not word.isupper() or name.isupper()
 
 
 def _nickname_after(text: str, span: Span) -> tuple[int, int, PhiType, str] | None:
     m = _NICKNAME.match(text, span.end)
-    if m is None:
+    if m is None or not _case_fits(m.group("nick"), text[span.start : span.end]):
         return None
     return *m.span("nick"), span.type, "nickname after a name"

@@ -130,8 +130,13 @@ class SpanHygiene:
                     piece = self._whole_name(text, piece)
                 out.append(piece)
         spread = self._propagation.spread(text, out)
+        after = spans_after_names(text, spread)
+        nicknames = [s for s in after if s.type in _PERSON]
+        if nicknames:  # a nickname read after a name (LEROY "BUDDY") spreads as found names do ("Buddy was")
+            spread = self._propagation.spread(text, spread + nicknames)
+            after = [s for s in after if s.type not in _PERSON]
         derived = initials_of_names(text, spread) + names_in_lists(text, spread) + logins_of_names(text, spread)
-        found = spread + spans_after_names(text, spread) + derived
+        found = spread + after + derived
         return found + names_in_pairs(text, found)
 
     def _contact_guess(self, value: str, piece: Span) -> Span:

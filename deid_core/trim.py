@@ -15,7 +15,9 @@ PHI, as zero, one or more spans:
   occupation a PATIENT; what comes before the cue stays only if it has a word that is no ordinary word
   (``Maplecrest``). Lower-case ordinary words before a person (``describes Tobias``) go too.
 * **Two people joined by a conjunction** (``Bram Vukovic and Corey``): two PATIENT spans when two
-  names stand before it and a first name after it.
+  names stand before it and a first name after it; an institution that is only listed given names
+  joined by commas and ``and`` (``Tess, Grant and Ronaldo``) is those people, a PATIENT each (a firm
+  of partners writes ``&``: ``Garland & Reese`` stays).
 * **A credential or occupation after a comma** closing a person (``Jules Baptiste, Paramedic``).
 * **Lower-case words closing an institution** (``PRMC main lobby``), **a payer joined before it**
   (``Medicare + Granite Shield Health``) and **words before an
@@ -54,6 +56,9 @@ _INSTITUTIONS = frozenset({PhiType.ORGANIZATION, PhiType.HOSPITAL})
 # The blank-separated parts of a span.
 _PART = re.compile(r"\S+")
 _CONJUNCTIONS = frozenset({"and", "&"})
+# A list of given names: one capitalised word each (``Ray-Ray``), commas and "and" between.
+_NAME_LIST = re.compile(r"[ \t]*,[ \t]*(?:and[ \t]+)?|[ \t]+and[ \t]+")
+_GIVEN = re.compile(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?")
 _JOINS = frozenset({"+", "/", "&", ","})
 _STREET_JOINS = frozenset({"on", "at", "off"})
 _RELATION, _STAFF, _ROLE, _VERB = "relation", "staff", "role", "verb"
@@ -108,7 +113,7 @@ class SpanTrimmer:
         for piece in self._columns(text, span):
             for part in self._after_cue(text, piece):
                 part = self._trailing_words_cut(text, self._leading_never_name_cut(text, part))
-                for one in self._conjoined(text, self._credential_after(text, part)):
+                for one in self._given_names(text, part) or self._conjoined(text, self._credential_after(text, part)):
                     if one.type is PhiType.USERNAME:
                         out.extend(self._handles(text, one))
                     else:
@@ -256,6 +261,22 @@ class SpanTrimmer:
         kind = span.type if span.type in _PERSON else PhiType.PATIENT
         yield replace(_moved(span, words[0].start, words[cut - 1].end), type=kind)
         yield replace(_moved(span, words[cut + 1].start, span.end), type=kind)
+
+    def _given_names(self, text: str, span: Span) -> list[Span]:
+        """``Tess, Grant and Ronaldo`` read as a firm: a PATIENT span per name when an institution's span
+        is two or more capitalised listed given names and nothing but commas and ``and`` between them."""
+        if span.type not in _INSTITUTIONS:
+            return []
+        value = text[span.start : span.end]
+        names = _NAME_LIST.split(value)
+        if len(names) < 2 or not all(_GIVEN.fullmatch(n) and n.lower() in self.lexicons.first_names for n in names):
+            return []
+        out, at = [], 0
+        for name in names:
+            at = value.index(name, at)
+            out.append(replace(_moved(span, span.start + at, span.start + at + len(name)), type=PhiType.PATIENT))
+            at += len(name)
+        return out
 
     def _handles(self, text: str, span: Span) -> list[Span]:
         """A user name has no blank: of a tagger user name with an ordinary word or a name in capitals in
