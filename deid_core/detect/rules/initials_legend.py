@@ -4,10 +4,13 @@ initials stand for that person wherever the note uses them, in a medication grid
 or a shift note's ``(KM)``.
 
 A legend item is two or three letters in one case, ``=`` and a capitalised given name and surname (not
-ordinary words: ``BP = Normal Range``). The item, the name and every other occurrence of the same
+ordinary words: ``BP = Normal Range``), an initial and a surname whose letters the initials are (``AM =
+A. Mensah-Boateng``), or in a log written in small letters a given name that the initials open (``ds =
+dariusz``). The item, the name and every other occurrence of the same
 letters in the same case, standing alone, are DOCTOR (legends explain the initials of the staff who sign
 grids and logs). The legend is what makes a credential-like pair (``DO = Dmitri Orlov``) initials in that
-note; an occurrence right after a comma is still a credential (``Ann Lee, DO``) and is left alone.
+note; an occurrence right after a comma is still a credential (``Ann Lee, DO``), and one right after a
+number a time's or a unit's letters (``10 AM``): both are left alone.
 """
 
 from __future__ import annotations
@@ -19,14 +22,28 @@ from deid_core.detect.base import Pattern
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType
 
-_NAME = r"[A-Z][a-z'’\-]+(?:[ \t]+[A-Z]\.?)?[ \t]+[A-Z][a-z'’\-]+"
+_NAME = (
+    r"[A-Z][a-z'’\-]+(?:[ \t]+[A-Z]\.?)?[ \t]+[A-Z][a-z'’\-]+"
+    # an initial and a surname ("AM = A. Mensah-Boateng"); a log's given name in small letters, a surname
+    # perhaps ("ds = dariusz (fill-in)", "mw = maribel watanabe-cruz HHA")
+    r"|[A-Z]\.[ \t]*[A-Z][a-z'’]+(?:-[A-Za-z][a-z'’]+)*|[a-z][a-z'’\-]+(?:[ \t]+[a-z][a-z'’\-]+)?"
+)
 _LEGEND = rf"(?<![\w'’.\-/])(?P<i>[A-Z]{{2,3}}|[a-z]{{2,3}})[ \t]*=[ \t]*(?P<name>{_NAME})"
 
 
 def _a_name(text: str, m: re.Match[str]) -> bool:
-    """Not ordinary words (``BP = Normal Range``): a name's words are not all in the dictionary."""
+    """Not ordinary words (``BP = Normal Range``): a name's words are not all in the dictionary. The two
+    shorter forms need more: after an initial, the initials are its letter and the surname's (``AM = A.
+    Mensah-Boateng``); in small letters, initials in small letters that the name opens with, and a listed
+    given name first that is no word in use (``ds = dariusz``; not ``bp = blood pressure``)."""
     lex = load_lexicons()
-    return not all(lex.is_word(w) for w in re.findall(r"[A-Za-z]{2,}", m.group("name")))
+    name, ini = m.group("name"), m.group("i")
+    if name[1:2] == ".":
+        return ini == name[0] + name[2:].lstrip(" \t")[0]
+    if name.islower():
+        first = name.split()[0]
+        return ini.islower() and ini[0] == name[0] and first in lex.first_names and not lex.in_use(first)
+    return not all(lex.is_word(w) for w in re.findall(r"[A-Za-z]{2,}", name))
 
 
 def _name_and_uses(text: str, m: re.Match[str]) -> list[tuple[int, int, PhiType]]:
@@ -37,8 +54,13 @@ def _name_and_uses(text: str, m: re.Match[str]) -> list[tuple[int, int, PhiType]
     for start, end in _uses(text, ini):
         if start == m.start("i") or text[max(0, start - 2) : start].endswith((", ", ",")):
             continue  # the legend itself; a credential after a name
+        if _AFTER_A_NUMBER.search(text, max(0, start - 4), start):
+            continue  # a time's or a measure's letters ("10 AM", "2 mg"), not the person's
         spans.append((start, end, PhiType.DOCTOR))
     return spans
+
+
+_AFTER_A_NUMBER = re.compile(r"\d[ \t]{0,2}$")
 
 
 @lru_cache(maxsize=64)
