@@ -19,6 +19,7 @@ PHI, as zero, one or more spans:
   joined by commas and ``and`` (``Tess, Grant and Ronaldo``) is those people, a PATIENT each (a firm
   of partners writes ``&``: ``Garland & Reese`` stays).
 * **A credential or occupation after a comma** closing a person (``Jules Baptiste, Paramedic``).
+* **A list of logins read as one e-mail** (``n.adebisi, wferraro, diwuhartley``): a USERNAME each.
 * **Lower-case words closing an institution** (``PRMC main lobby``), **a payer joined before it**
   (``Medicare + Granite Shield Health``) and **words before an
   e-mail address's local part** (``e-mail at the library: jo.ng [at] example [dot] com``).
@@ -40,7 +41,7 @@ from typing import NamedTuple
 
 from deid_core.lexicon import Lexicons
 from deid_core.lookalikes import is_street_word, model_year
-from deid_core.trim_contacts import address_only, birthday, extension_digits, handle_like
+from deid_core.trim_contacts import address_only, birthday, extension_digits, handle_like, listed_logins
 from deid_core.trim_contacts import moved as _moved
 from schemas import TAXONOMY, PhiCategory, PhiType, Span
 
@@ -103,7 +104,7 @@ class SpanTrimmer:
         """The parts of a tagger span that are PHI (see the module docstring); ``[span]`` when nothing
         is to be cut."""
         if span.type is PhiType.EMAIL:
-            return [address_only(text, span)]
+            return listed_logins(text, span) or [address_only(text, span)]
         if span.type is PhiType.PHONE:
             return [extension_digits(text, span)]
         year = model_year(text[span.start : span.end])

@@ -1,12 +1,13 @@
 """The contact and handle parts of span trimming (``deid_core.trim``): where a tagger e-mail address
-starts, the digits of an extension, what part of a blank-separated user name is a handle."""
+starts, which e-mail guesses are a list of logins, the digits of an extension, what part of a
+blank-separated user name is a handle."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
 
-from schemas import Span
+from schemas import PhiType, Span
 
 # The word of an extension or pager written apart from its number: only the digits are the phone's.
 _EXTENSION_WORD = re.compile(r"(?i:ext|extension|pager|pgr|beeper)\.?[ \t]*(?:(?:#|no\.?|number)[ \t]*)?(?::[ \t]*)?(?=\d)")
@@ -43,6 +44,29 @@ def address_only(text: str, span: Span) -> Span:
     if local is None or local.start() == 0:
         return span
     return moved(span, span.start + local.start(), span.end)
+
+
+# A login in a list: letters and digits, dots or underscores, no blank ("n.adebisi", "wferraro").
+_LISTED_LOGIN = re.compile(r"[a-z][a-z0-9._]{2,30}")
+
+
+def listed_logins(text: str, span: Span) -> list[Span]:
+    """``Participants: n.adebisi, wferraro, diwuhartley``: a tagger e-mail guess with no at sign, written
+    or spelled, that is only logins in small letters and commas is those logins, a USERNAME each; ``[]``
+    for any other guess."""
+    value = text[span.start : span.end]
+    parts = value.split(",")
+    if len(parts) < 2 or _AT_MARK.search(value) or _SPOKEN_AT.search(value):
+        return []
+    out, at = [], 0
+    for part in parts:
+        login = part.strip()
+        if not _LISTED_LOGIN.fullmatch(login):
+            return []
+        at = value.index(login, at)
+        out.append(replace(span, start=span.start + at, end=span.start + at + len(login), type=PhiType.USERNAME))
+        at += len(login)
+    return out
 
 
 def extension_digits(text: str, span: Span) -> Span:
