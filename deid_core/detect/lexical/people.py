@@ -36,6 +36,8 @@ _CUE_SCORE = 0.8
 _LEXICON_SCORE = 0.6
 _SKIPPABLE = frozenset({",", ":", "(", "-", "–", "—", "named", "is", "was", "'", '"', "“"})
 _DOCTOR_TITLES = frozenset({"dr", "prof", "doctor"})
+# Titles a chart in small letters writes before a name in small letters ("mrs. delacroix").
+_LOWER_TITLES = _DOCTOR_TITLES | {"mr", "mrs", "ms", "mx"}
 _MAX_EXTRA = 3
 _PLACE_PREPOSITIONS = frozenset({"in", "from", "to", "at", "near", "outside", "around", "of", "via"})
 
@@ -154,10 +156,15 @@ class PeopleDetector:
         return name.start, self._extend(view, k), PhiType.DOCTOR if doctor else PhiType.PATIENT, _CUE_SCORE, "cue=title"
 
     def _lower_doctor(self, title: Token, name: Token) -> bool:
-        """``dr abernathy rounded``: a lower-case chart writes a doctor's name in lower case too; only a
-        known name that is no ordinary word counts (not ``dr appt``, ``dr visit``)."""
+        """``dr abernathy rounded``, ``neighbor mrs. delacroix``: a lower-case chart writes a doctor's or
+        anyone's name in lower case too; a known name that is no ordinary word counts, or a word of four
+        letters or more that no list knows (not ``dr appt``, ``dr visit``, ``mr severe``)."""
         low = _bare_low(name)
-        return title.is_lower and name.is_lower and title.low in _DOCTOR_TITLES and self._lex.is_name(low) and not self._lex.is_word(low)
+        lex = self._lex
+        return (
+            title.is_lower and name.is_lower and title.low in _LOWER_TITLES and not lex.is_word(low)
+            and (lex.is_name(low) or (len(low) >= 4 and not lex.in_use(low)))
+        )
 
     def _lexical(self, view: TokenView) -> Iterator[tuple[int, int, PhiType, float, str]]:
         toks = view.at
