@@ -8,7 +8,11 @@ the same note has the name it is made from.
 Invariant: a span is added only for a lower-case token of four to twenty-four letters, digits, dots or
 underscores (letters first, standing alone: no letter, digit, ``@`` or ``/`` beside it) that, without
 trailing digits, is one of ``_forms`` of a PATIENT or DOCTOR span of the same note of two or more words
-(``LAST, FIRST`` read as ``FIRST LAST``; a hyphenated surname also joined), and that no span covers. A
+(``LAST, FIRST`` read as ``FIRST LAST``; a hyphenated surname also joined), and that no span covers.
+A login also closes the parentheses after a person's name, or after a name that opens them (``Cheyenne
+(cmorningstar)``, ``Faith (clinic scribe, fmcallister)``, ``(Lilian, lokafor)``), when it begins with
+the person's initial, is no word in use or given name and has a login's shape or a digit, dot or
+underscore in it. A
 token that is an English word in use (``spike``: S. Pike) counts only in a login's slot: after ``by``,
 ``cosign`` or ``login``, in a table cell or parentheses, or ending a line. USERNAME.
 """
@@ -19,6 +23,7 @@ import re
 from collections.abc import Sequence
 
 from deid_core.covered import covered_characters
+from deid_core.detect.rules.staff_initials import login_shaped
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType, Span
 
@@ -28,15 +33,17 @@ _PERSON = (PhiType.PATIENT, PhiType.DOCTOR)
 _WORD = re.compile(r"[^\W\d_]+")
 _TOKEN = re.compile(r"(?<![\w@/.])[a-z][a-z0-9._]{3,23}(?![\w@/])")
 _SLOT_BEFORE = re.compile(r"(?:\b(?i:by|cosign(?:ed)?|login|user(?:name)?|acct|account)[:.]?|[|(])[ \t]*$")
+# A login closing the parentheses after a name, or after a name that opens them.
+_BESIDE = re.compile(r"(?:[ \t]*\((?:[^()\n]{0,40}?,[ \t]*)?|,[ \t]*)(?P<login>[a-z][a-z0-9._]{3,23})\)")
 _SLOT_AFTER = re.compile(r"[ \t]*(?:$|[|)]|\d{1,2}:\d\d)", re.MULTILINE)
 
 
 def logins_of_names(text: str, spans: Sequence[Span]) -> list[Span]:
     """USERNAME spans for logins made from the note's named persons (module docstring)."""
+    found = _beside_names(text, spans)
     forms = _login_forms(text, spans)
-    if not forms:
+    if not forms and not found:
         return []
-    found = []
     for m in _TOKEN.finditer(text):
         token = m.group().rstrip(".")
         if token.rstrip("0123456789") in forms:
@@ -46,12 +53,33 @@ def logins_of_names(text: str, spans: Sequence[Span]) -> list[Span]:
     covered = covered_characters(text, spans)
     lex = load_lexicons()
     out: list[Span] = []
-    for start, end in found:
+    for start, end in sorted(set(found)):  # a login made from a name may stand beside it too
         if any(covered[start:end]):
             continue
         if lex.in_use(text[start:end]) and not _in_slot(text, start, end):
             continue  # "mood swing" is no login of Sam Wing's
         out.append(Span(start, end, PhiType.USERNAME, SCORE, frozenset({SOURCE}), "name_logins"))
+    return out
+
+
+def _beside_names(text: str, spans: Sequence[Span]) -> list[tuple[int, int]]:
+    """``Cheyenne (cmorningstar)``, ``Faith (clinic scribe, fmcallister)``, ``(Lilian, lokafor)``: a token
+    closing the parentheses after a person, or after a person who opens them, that begins with the
+    person's initial, is no word in use or listed given name, and has a login's shape (initials and a
+    listed surname) or a digit, dot or underscore: not a role's word (``Dr. Hollis Varga (hospitalist)``)."""
+    lex = load_lexicons()
+    out = []
+    for s in spans:
+        if s.type not in _PERSON:
+            continue
+        m = _BESIDE.match(text, s.end)
+        if m is None:
+            continue
+        login = m.group("login")
+        if login[0] != text[s.start].lower() or lex.in_use(login) or login in lex.first_names:
+            continue
+        if login_shaped(login) or any(c in "0123456789._" for c in login):  # not "(hospitalist)"
+            out.append(m.span("login"))
     return out
 
 
