@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from deid_core.after_names import spans_after_names
+from deid_core.column_names import names_in_columns
 from deid_core.lexicon import MEDICAL_SUFFIXES, Lexicons, load_lexicons
 from deid_core.list_names import names_in_lists
 from deid_core.name_initials import initials_of_names
@@ -135,7 +136,10 @@ class SpanHygiene:
         if nicknames:  # a nickname read after a name (LEROY "BUDDY") spreads as found names do ("Buddy was")
             spread = self._propagation.spread(text, spread + nicknames)
             after = [s for s in after if s.type not in _PERSON]
-        derived = initials_of_names(text, spread) + names_in_lists(text, spread) + logins_of_names(text, spread)
+        derived = (
+            initials_of_names(text, spread) + names_in_lists(text, spread) + names_in_columns(text, spread)
+            + logins_of_names(text, spread)
+        )
         found = spread + after + derived
         return found + names_in_pairs(text, found)
 
