@@ -25,6 +25,7 @@ from deid_core.detect.rules.location import location_patterns
 from deid_core.detect.rules.login_cells import login_cell_patterns
 from deid_core.detect.rules.obfuscated import obfuscated_patterns
 from deid_core.detect.rules.plural_titles import plural_title_patterns
+from deid_core.detect.rules.quoted_names import quoted_name_patterns
 from deid_core.detect.rules.rooms import room_patterns
 from deid_core.detect.rules.signer_columns import signer_column_patterns
 from deid_core.detect.rules.signoffs import signoff_patterns
@@ -44,7 +45,7 @@ def rule_patterns() -> list[Pattern]:
     """Every rule pattern, grouped by family (dates, ages, contact/SSN, spelled-out contacts, IDs, locations)."""
     return [
         *date_patterns(), *date_list_patterns(), *age_patterns(), *contact_patterns(), *obfuscated_patterns(), *id_patterns(), *location_patterns(),
-        *signoff_patterns(), *staff_initial_patterns(), *action_item_patterns(), *login_cell_patterns(), *line_end_initial_patterns(), *signer_column_patterns(), *staff_name_patterns(), *plural_title_patterns(), *article_name_patterns(), *spoken_name_patterns(), *initials_list_patterns(), *initials_legend_patterns(), *room_patterns(), *event_date_patterns(),
+        *signoff_patterns(), *staff_initial_patterns(), *action_item_patterns(), *login_cell_patterns(), *line_end_initial_patterns(), *signer_column_patterns(), *staff_name_patterns(), *plural_title_patterns(), *article_name_patterns(), *spoken_name_patterns(), *quoted_name_patterns(), *initials_list_patterns(), *initials_legend_patterns(), *room_patterns(), *event_date_patterns(),
         *state_after_town_patterns(), *work_phrase_patterns(), *union_local_patterns(), *typed_column_patterns(),
     ]
 
