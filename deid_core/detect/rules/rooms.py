@@ -6,7 +6,8 @@ operatory, an operating room's number and a bed or bay whose number starts with 
   letter follows the head or a word before it is no ordinary word; ``the Family Room`` and ``Waiting
   Room`` name a kind of room, and ``Suite 200`` after a street is part of an address (no capitalised
   word before the head, or more than two digits).
-* **Operatories and operating rooms** (``op 4``, ``OR 7``): not a day after surgery (``post op 4``),
+* **Operatories and operating rooms** (``op 4``, ``OR 7``; not ``op17`` written together, an operator's
+  id): not a day after surgery (``post op 4``),
   a duration (``op 4 days``), an odds ratio (``OR 3, 95% CI``) nor a line in capitals.
 * **Numbered heads** (``Exam 12``, ``Booth 3``, ``Chamber B``: ``numbered_room_heads``), capitalised.
 * **Lettered beds** (``bed R-7``, ``bay T4``, ``cell D-217``, ``cot C-27``, ``hallway H3``).
@@ -106,7 +107,8 @@ def room_patterns() -> list[Pattern]:
         ),
         Pattern(
             "room_operatory",
-            r"(?<![\w\-/])(?:[Oo]p|[Oo]peratory|OR)[ \t]*(?:\#[ \t]*)?(?P<room>\d{1,2}[A-Z]?)(?![\w\-/]|\.\d)",
+            # "op 4", "op #4", "OR7"; not "op17" run together, an operator's id in a call log
+            r"(?<![\w\-/])(?:(?:[Oo]p|[Oo]peratory)(?=[ \t#])|OR)[ \t]*(?:\#[ \t]*)?(?P<room>\d{1,2}[A-Z]?)(?![\w\-/]|\.\d)",
             PhiType.ROOM,
             score=0.65,
             group="room",
