@@ -14,8 +14,8 @@ either type, by any detector: the type is the less certain part), these are read
   possessive and in parentheses or not, are the same person's name; after a name in capitals, a word
   in capitals (``HAWKINS, LEROY "BUDDY"``);
 * a capitalised word right before the name in parentheses that starts as the name's first word does
-  (``RN Mags (Magdalena Zoric)``, ``Bea (Beatrix)``, in capitals ``SKY ("SKYLAR")`` before a name in
-  capitals) is the short form the person goes by.
+  (``RN Mags (Magdalena Zoric)``, ``Bea (Beatrix)``, ``Bea ("Beatrix")``, in capitals ``SKY ("SKYLAR")``
+  before a name in capitals) is the short form the person goes by.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ _AFTER_NAME = re.compile(
     r"|,[ \t]*(?P<comma>\d{1,3})(?=[ \t]*(?:[,;)]|\.(?!\d)|$)|[ \t]+[-\u2013\u2014][ \t]+(?!\d)|[ \t]?(?:yo|y/o)\b)",
     re.MULTILINE,
 )
-_SHORT_BEFORE = re.compile(r"(?<![\w'\u2019\-])(?P<short>[A-Z][a-z]{1,11}|[A-Z]{2,12})[ \t]*\([ \t]*$")
-_CLOSING = re.compile(r"[ \t]*\)")
+_SHORT_BEFORE = re.compile(r"(?<![\w'\u2019\-])(?P<short>[A-Z][a-z]{1,11}|[A-Z]{2,12})[ \t]*\([ \t]*[\"\u201c]?$")
+_CLOSING = re.compile(r"[\"\u201d]?[ \t]*\)")
 # One way only to read the blanks before the quote (not "[ \t]*\(?[ \t]*": with no parenthesis, a long run
 # of blanks split every way between the two was quadratic).
 _NICKNAME = re.compile(

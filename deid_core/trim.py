@@ -16,8 +16,9 @@ PHI, as zero, one or more spans:
   (``Maplecrest``). Lower-case ordinary words before a person (``describes Tobias``) go too.
 * **Two people joined by a conjunction** (``Bram Vukovic and Corey``): two PATIENT spans when two
   names stand before it and a first name after it; an institution that is only listed given names
-  joined by commas and ``and`` (``Tess, Grant and Ronaldo``) is those people, a PATIENT each (a firm
-  of partners writes ``&``: ``Garland & Reese`` stays).
+  joined by commas and ``and`` (``Tess, Grant and Ronaldo``), one at least no surname, is those people,
+  a PATIENT each (partners' surnames, ``Martin, Gregory and Ellis``, or ``&``, ``Garland & Reese``, are a
+  firm).
 * **A credential or occupation after a comma** closing a person (``Jules Baptiste, Paramedic``).
 * **A list of logins read as one e-mail** (``n.adebisi, wferraro, diwuhartley``): a USERNAME each.
 * **Lower-case words closing an institution** (``PRMC main lobby``), **a payer joined before it**
@@ -265,13 +266,21 @@ class SpanTrimmer:
 
     def _given_names(self, text: str, span: Span) -> list[Span]:
         """``Tess, Grant and Ronaldo`` read as a firm: a PATIENT span per name when an institution's span
-        is two or more capitalised listed given names and nothing but commas and ``and`` between them."""
+        is two or more capitalised listed given names and nothing but commas and ``and`` between them,
+        one of them at least no surname (``Martin, Gregory and Ellis`` is a firm of partners), and no pet
+        word comes shortly before (``two dogs (Pip and Moss)``)."""
         if span.type not in _INSTITUTIONS:
             return []
         value = text[span.start : span.end]
         names = _NAME_LIST.split(value)
-        if len(names) < 2 or not all(_GIVEN.fullmatch(n) and n.lower() in self.lexicons.first_names for n in names):
+        lex = self.lexicons
+        if len(names) < 2 or not all(_GIVEN.fullmatch(n) and n.lower() in lex.first_names for n in names):
             return []
+        if all(n.lower() in lex.surnames for n in names):
+            return []  # "Martin, Gregory and Ellis": partners' surnames, a firm
+        before = text[max(0, span.start - 20) : span.start].lower()
+        if any(w in lex.cues["pet_words"] for w in _LETTERS.findall(before)):
+            return []  # "two dogs (Pip and Moss)": pets
         out, at = [], 0
         for name in names:
             at = value.index(name, at)

@@ -61,6 +61,7 @@ def test_a_number_already_covered_or_after_another_type_is_left_alone() -> None:
         ('farm at brother Stanislaw\'s ("Stosh") near Mankato', "Stanislaw", "Stosh"),
         ("Her son Robert \u201cBobby Jo\u201d drives.", "Robert", "Bobby Jo"),
         ('Lodger: Brantley Cole Huskey ("BC"), approx 23', "Brantley Cole Huskey", "BC"),
+        ('Member: HAWKINS, LEROY "BUDDY"   DOB 12/09/1941', "HAWKINS, LEROY", "BUDDY"),
     ],
 )
 def test_a_nickname_in_quotes_after_a_name_is_the_same_person(text: str, name: str, nick: str) -> None:
@@ -70,7 +71,7 @@ def test_a_nickname_in_quotes_after_a_name_is_the_same_person(text: str, name: s
 
 @pytest.mark.parametrize(
     "text",
-    ['Ximena said "Thanks" twice.', 'Ximena: "no pain today"', 'Ximena "feels fine"'],
+    ['Ximena said "Thanks" twice.', 'Ximena: "no pain today"', 'Ximena "feels fine"', 'Ximena "STAT" per family'],
 )
 def test_a_quotation_after_a_name_is_no_nickname(text: str) -> None:
     assert spans_after_names(text, [person(text, "Ximena")]) == []
@@ -108,3 +109,9 @@ def test_a_long_run_of_blanks_after_a_name_is_read_in_linear_time(tail: str) -> 
     started = time.perf_counter()
     spans_after_names(text, [person(text, "Amadou")])
     assert time.perf_counter() - started < 3
+
+
+def test_a_short_form_in_capitals_before_a_name_in_capitals() -> None:
+    text = 'NIECE SKY ("SKYLAR") WORKS AS A CLERK'
+    (found,) = spans_after_names(text, [person(text, "SKYLAR")])
+    assert text[found.start : found.end] == "SKY"

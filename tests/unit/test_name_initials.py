@@ -108,6 +108,10 @@ def test_list_items_that_are_no_names(line: str) -> None:
         ("D. Ferraro-Quist\nsend comments to dferraroquist2 or call", "D. Ferraro-Quist", []),  # one letter: no form
         ("Sam Pike on call. Case closed by spike 05:52. mood spike noted.", "Sam Pike", ["spike"]),  # a word: slot only
         ("Ana Plan said: per plan, confirmed", "Ana Plan", []),
+        ("Reviewed by: Cheyenne (cmorningstar)", "Cheyenne", ["cmorningstar"]),  # beside the name
+        ("Scribe: Faith (clinic scribe, fmcallister)", "Faith", ["fmcallister"]),
+        ("- Front desk (Lilian, lokafor) booked a ride", "Lilian", ["lokafor"]),
+        ("Ordering: Dr. Hollis Varga (hospitalist)", "Hollis Varga", []),  # a role's word, no login
     ],
 )
 def test_logins_made_from_named_persons(text: str, name: str, expected: list[str]) -> None:

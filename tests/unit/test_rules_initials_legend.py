@@ -18,6 +18,14 @@ def test_a_legend_names_its_initials_wherever_the_note_uses_them() -> None:
     assert doctors(text) == ["DO", "DO", "DO", "Dara Osei", "Mina Wolde", "QP", "QP", "QP", "QP", "Quentin Pale", "mw", "mw"]
 
 
+def test_a_legend_of_an_initial_and_a_surname_or_a_given_name_in_small_letters() -> None:
+    text = "1300   resting        AM\n1400   calm           AM\nseen at 10 AM\nTR = T. Rusu  AM = A. Mensah-Boateng"
+    assert doctors(text) == ["A. Mensah-Boateng", "AM", "AM", "AM", "T. Rusu", "TR"]
+    text = "aides: mw = maribel watanabe-cruz HHA, ds = dariusz (fill-in)\n08:02 in. ds covering."
+    assert doctors(text) == ["dariusz", "ds", "ds", "maribel watanabe-cruz", "mw"]
+    assert doctors("bp = blood pressure; AM = B. Lowe") == []  # words; letters that are not the name's
+
+
 def test_no_legend_without_a_name_and_no_credential_after_a_comma() -> None:
     assert doctors("pH = 7.4; BP = Normal Range") == []
     text = "DO = Dara Osei\nSeen by Ann Lee, DO."

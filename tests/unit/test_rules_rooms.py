@@ -50,6 +50,7 @@ def test_rooms(text: str, room: str) -> None:
         "SMOKING OR 2 PACKS",  # a line in capitals
         "Physical exam 2 weeks ago was normal.",  # lower case: an examination
         "Exam 2 weeks ago was normal.",  # a duration
+        "Operator IDs: op17 = Tasha, op22 = Dev",  # an operator's id written together
     ],
 )
 def test_no_rooms(text: str) -> None:

@@ -272,3 +272,24 @@ def test_list_punctuation_at_a_span_end_is_no_part_of_it(trimmer) -> None:
 )
 def test_an_age_and_sex_column_is_cut_off_a_name(trimmer: SpanTrimmer, text: str, value: str, name: str) -> None:
     assert pieces(trimmer, text, value, PhiType.PATIENT) == [(name, "PATIENT")]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "expected"),
+    [
+        ("Family meeting 2/23 with Tess, Grant and Ronaldo by video.", "Tess, Grant and Ronaldo", [("Tess", "PATIENT"), ("Grant", "PATIENT"), ("Ronaldo", "PATIENT")]),
+        ("Thread members: Sunny, Booker, Chase", "Sunny, Booker, Chase", [("Sunny", "PATIENT"), ("Booker", "PATIENT"), ("Chase", "PATIENT")]),
+        ("Counsel: Garland & Reese, LLP", "Garland & Reese", [("Garland & Reese", "ORGANIZATION")]),  # a firm writes &
+        ("Billing: Summit, Cascade and Partners", "Summit, Cascade and Partners", [("Summit, Cascade and Partners", "ORGANIZATION")]),
+    ],
+)
+def test_an_institution_of_listed_given_names_is_those_people(trimmer, text, value, expected) -> None:
+    assert pieces(trimmer, text, value, PhiType.ORGANIZATION) == expected
+
+
+def test_an_e_mail_guess_that_lists_logins_is_those_logins(trimmer) -> None:
+    text = "Participants: n.adebisi, wferraro, diwuhartley\nFamily"
+    value = "n.adebisi, wferraro, diwuhartley"
+    assert pieces(trimmer, text, value, PhiType.EMAIL) == [("n.adebisi", "USERNAME"), ("wferraro", "USERNAME"), ("diwuhartley", "USERNAME")]
+    text = "write to kim dot lo at example dot com, or call"
+    assert pieces(trimmer, text, "kim dot lo at example dot com", PhiType.EMAIL) == [("kim dot lo at example dot com", "EMAIL")]
