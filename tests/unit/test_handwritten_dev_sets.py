@@ -250,11 +250,35 @@ SEVENTY_FIRST = DevSet(
 SEVENTY_SECOND = DevSet(
     ROOT / "eval" / "handwritten_dev72", "hwdevbt", min_notes=26, min_spans=1450, note_chars=(1000, 3600)
 )
+SEVENTY_THIRD = DevSet(
+    ROOT / "eval" / "handwritten_dev73", "hwdevbu", min_notes=26, min_spans=1600, note_chars=(1000, 3600)
+)
+SEVENTY_FOURTH = DevSet(
+    ROOT / "eval" / "handwritten_dev74", "hwdevbv", min_notes=26, min_spans=1550, note_chars=(1000, 3600), absent=("URL",)
+)
+SEVENTY_FIFTH = DevSet(
+    ROOT / "eval" / "handwritten_dev75", "hwdevbw", min_notes=26, min_spans=1550, note_chars=(1000, 3600), absent=("URL",)
+)
+SEVENTY_SIXTH = DevSet(
+    ROOT / "eval" / "handwritten_dev76", "hwdevbx", min_notes=26, min_spans=1600, note_chars=(1000, 3600)
+)
+SEVENTY_SEVENTH = DevSet(
+    ROOT / "eval" / "handwritten_dev77", "hwdevby", min_notes=26, min_spans=1550, note_chars=(1000, 3600)
+)
+SEVENTY_EIGHTH = DevSet(
+    ROOT / "eval" / "handwritten_dev78", "hwdevbz", min_notes=26, min_spans=1500, note_chars=(1000, 3600), absent=("URL",)
+)
+SEVENTY_NINTH = DevSet(
+    ROOT / "eval" / "handwritten_dev79", "hwdevca", min_notes=26, min_spans=1550, note_chars=(1000, 3600)
+)
+EIGHTIETH = DevSet(
+    ROOT / "eval" / "handwritten_dev80", "hwdevcb", min_notes=26, min_spans=1500, note_chars=(1000, 3600), absent=("URL",)
+)
 ALL = (FIRST, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH, TWELFTH, THIRTEENTH, FOURTEENTH,
-       FIFTEENTH, SIXTEENTH, SEVENTEENTH, EIGHTEENTH, NINETEENTH, TWENTIETH, TWENTY_FIRST, TWENTY_SIXTH, TWENTY_SEVENTH, TWENTY_FIFTH, TWENTY_FOURTH, TWENTY_THIRD, TWENTY_SECOND, TWENTY_EIGHTH, TWENTY_NINTH, THIRTIETH, THIRTY_FIRST, THIRTY_SECOND, THIRTY_THIRD, THIRTY_FOURTH, THIRTY_FIFTH, THIRTY_SIXTH, THIRTY_SEVENTH, THIRTY_EIGHTH, THIRTY_NINTH, FORTIETH, FORTY_FIRST, FORTY_SECOND, FORTY_THIRD, FORTY_FOURTH, FORTY_FIFTH, FORTY_SIXTH, FORTY_EIGHTH, FORTY_SEVENTH, FORTY_NINTH, FIFTIETH, FIFTY_FIRST, FIFTY_SECOND, FIFTY_THIRD, FIFTY_FOURTH, FIFTY_FIFTH, FIFTY_SIXTH, FIFTY_SEVENTH, SIXTIETH, FIFTY_EIGHTH, SIXTY_FOURTH, SIXTY_THIRD, FIFTY_NINTH, SIXTY_FIRST, SIXTY_SECOND, SIXTY_FIFTH, SIXTY_SIXTH, SIXTY_SEVENTH, SIXTY_EIGHTH, SIXTY_NINTH, SEVENTIETH, SEVENTY_FIRST, SEVENTY_SECOND)
+       FIFTEENTH, SIXTEENTH, SEVENTEENTH, EIGHTEENTH, NINETEENTH, TWENTIETH, TWENTY_FIRST, TWENTY_SIXTH, TWENTY_SEVENTH, TWENTY_FIFTH, TWENTY_FOURTH, TWENTY_THIRD, TWENTY_SECOND, TWENTY_EIGHTH, TWENTY_NINTH, THIRTIETH, THIRTY_FIRST, THIRTY_SECOND, THIRTY_THIRD, THIRTY_FOURTH, THIRTY_FIFTH, THIRTY_SIXTH, THIRTY_SEVENTH, THIRTY_EIGHTH, THIRTY_NINTH, FORTIETH, FORTY_FIRST, FORTY_SECOND, FORTY_THIRD, FORTY_FOURTH, FORTY_FIFTH, FORTY_SIXTH, FORTY_EIGHTH, FORTY_SEVENTH, FORTY_NINTH, FIFTIETH, FIFTY_FIRST, FIFTY_SECOND, FIFTY_THIRD, FIFTY_FOURTH, FIFTY_FIFTH, FIFTY_SIXTH, FIFTY_SEVENTH, SIXTIETH, FIFTY_EIGHTH, SIXTY_FOURTH, SIXTY_THIRD, FIFTY_NINTH, SIXTY_FIRST, SIXTY_SECOND, SIXTY_FIFTH, SIXTY_SIXTH, SIXTY_SEVENTH, SIXTY_EIGHTH, SIXTY_NINTH, SEVENTIETH, SEVENTY_FIRST, SEVENTY_SECOND, SEVENTY_THIRD, SEVENTY_FOURTH, SEVENTY_FIFTH, SEVENTY_SIXTH, SEVENTY_SEVENTH, SEVENTY_EIGHTH, SEVENTY_NINTH, EIGHTIETH)
 NAMES = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
          "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
-         "twentieth", "twenty-first", "twenty-sixth", "twenty-seventh", "twenty-fifth", "twenty-fourth", "twenty-third", "twenty-second", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth", "thirty-seventh", "thirty-eighth", "thirty-ninth", "fortieth", "forty-first", "forty-second", "forty-third", "forty-fourth", "forty-fifth", "forty-sixth", "forty-eighth", "forty-seventh", "forty-ninth", "fiftieth", "fifty-first", "fifty-second", "fifty-third", "fifty-fourth", "fifty-fifth", "fifty-sixth", "fifty-seventh", "sixtieth", "fifty-eighth", "sixty-fourth", "sixty-third", "fifty-ninth", "sixty-first", "sixty-second", "sixty-fifth", "sixty-sixth", "sixty-seventh", "sixty-eighth", "sixty-ninth", "seventieth", "seventy-first", "seventy-second"]
+         "twentieth", "twenty-first", "twenty-sixth", "twenty-seventh", "twenty-fifth", "twenty-fourth", "twenty-third", "twenty-second", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first", "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth", "thirty-seventh", "thirty-eighth", "thirty-ninth", "fortieth", "forty-first", "forty-second", "forty-third", "forty-fourth", "forty-fifth", "forty-sixth", "forty-eighth", "forty-seventh", "forty-ninth", "fiftieth", "fifty-first", "fifty-second", "fifty-third", "fifty-fourth", "fifty-fifth", "fifty-sixth", "fifty-seventh", "sixtieth", "fifty-eighth", "sixty-fourth", "sixty-third", "fifty-ninth", "sixty-first", "sixty-second", "sixty-fifth", "sixty-sixth", "sixty-seventh", "sixty-eighth", "sixty-ninth", "seventieth", "seventy-first", "seventy-second", "seventy-third", "seventy-fourth", "seventy-fifth", "seventy-sixth", "seventy-seventh", "seventy-eighth", "seventy-ninth", "eightieth"]
 SETS = pytest.mark.parametrize("dev", ALL, ids=NAMES)
 
 FREQUENT = ("PATIENT", "DOCTOR", "PROFESSION", "HOSPITAL", "ORGANIZATION", "CITY", "AGE", "DATE", "PHONE")
