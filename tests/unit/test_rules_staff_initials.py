@@ -206,3 +206,22 @@ def test_a_login_after_a_signing_role_is_a_user_name() -> None:
     assert [("ncabral", PhiType.USERNAME)] == [("ncabral", s.type) for s in found if s.type is PhiType.USERNAME]
     for text in ("Discussed with RN kelsey.", "teresa mbeki-lowry rn cwon   login", "scribe: present at visit"):
         assert not [s for s in build_rule_detector().detect(EnrichedNote("t", text)) if s.type is PhiType.USERNAME]
+
+
+@pytest.mark.parametrize(
+    ("text", "marks"),
+    [
+        ("N. Obi-Whitaker, MD, pathology fellow   NOW/it", {"NOW", "it"}),
+        ("T. Chikwanha, MLS(ASCP), lead tech.   am/rc", {"am", "rc"}),
+        ("W. Verhoeven, MD -- WA/tv", {"WA", "tv"}),
+        ("B. Espeland, MD  / BE:pnh   08:55", {"BE", "pnh"}),
+        ("R. Diaz, DO, MRO (cert. 22)        GM/lp (MRO assistant)", {"GM", "lp"}),
+    ],
+)
+def test_a_signature_lines_dictation_mark_is_initials_even_as_words(text: str, marks: set[str]) -> None:
+    assert marks <= doctors(text)
+
+
+@pytest.mark.parametrize("text", ["liver panel   AST/ALT (rising) today", "Follow up in clinic.   yes/no 10:30"])
+def test_no_dictation_mark_before_a_parenthesis_or_a_time_without_a_signature(text: str) -> None:
+    assert not {"AST", "ALT", "yes", "no"} & doctors(text)

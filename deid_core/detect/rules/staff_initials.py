@@ -66,8 +66,19 @@ def not_initials(part: str) -> bool:
     return low in cues["not_initials"] or (not part.islower() and low in credential_words())
 
 
+# A signature earlier on the line: a name's comma and a credential in capitals ("Solberg, MD", "MLS(ASCP)").
+_SIGNATURE = re.compile(r",[ \t]*(?:MD|DO|PhD|RN|NP|PA-C|PA|LCSW|MSW|LICSW|PharmD|MLS|MT|DPM|DDS|APRN|CNM|LPN|MRO)\b")
+
+
 def _typist_pair(text: str, m: re.Match[str]) -> bool:
     a, b = m.group("a"), m.group("b")
+    signed = _SIGNATURE.search(text, text.rfind("\n", 0, m.start()) + 1, m.start()) is not None
+    if signed and _one_case(a) and b.islower() and len(b) <= 3:
+        # "N. Obi-Whitaker, MD, pathology fellow   NOW/it", "W. Verhoeven, MD -- WA/tv": on a signature's
+        # line the author's and the typist's marks are initials even where they spell a word or a state.
+        return True
+    if m.groupdict().get("more") is not None:
+        return False  # before a time or a parenthesis only on a signature's line ("AST/ALT (rising)")
     if not (_one_case(a) and _one_case(b)) or not_initials(a) or not_initials(b):
         return False
     if a.isupper() and b.isupper() and "/" in m.group(0).replace(" / ", ""):
@@ -156,7 +167,9 @@ def staff_initial_patterns() -> list[Pattern]:
         Pattern(
             "staff_typist_line_end",
             # (the gap's first blank only: linear on long blank runs)
-            r"(?m)(?:(?<![ \t])[ \t]{2,}|(?<![ \t])\t|[.;/][ \t]+)(?P<a>[A-Za-z]{2,4})(?:[ \t]*/[ \t]*|:)(?P<b>[A-Za-z]{2,4})\.?[ \t]*$",
+            # or after a signature's dash, and before a time, a date or a parenthesis on a signature's line
+            r"(?m)(?:(?<![ \t])[ \t]{2,}|(?<![ \t])\t|[.;/][ \t]+|(?<=[ \t])-{1,2}[ \t]+)(?P<a>[A-Za-z]{2,4})(?:[ \t]*/[ \t]*|:)(?P<b>[A-Za-z]{2,4})"
+            r"(?:\.?[ \t]*$|(?P<more>[ \t]+(?=\(|\d{1,2}[:/]\d)))",
             PhiType.DOCTOR,
             score=_SCORE,
             group="a",
