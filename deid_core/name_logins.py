@@ -8,13 +8,14 @@ the same note has the name it is made from.
 Invariant: a span is added only for a lower-case token of four to twenty-four letters, digits, dots or
 underscores (letters first, standing alone: no letter, digit, ``@`` or ``/`` beside it) that, without
 trailing digits, is one of ``_forms`` of a PATIENT or DOCTOR span of the same note of two or more words
-(``LAST, FIRST`` read as ``FIRST LAST``; a hyphenated surname also joined), and that no span covers.
-A login also closes the parentheses after a person's name, or after a name that opens them (``Cheyenne
-(cmorningstar)``, ``Faith (clinic scribe, fmcallister)``, ``(Lilian, lokafor)``), when it begins with
-the person's initial, is no word in use or given name and has a login's shape or a digit, dot or
-underscore in it. A
+(``LAST, FIRST`` read as ``FIRST LAST``; a hyphenated surname also joined), and that no span covers. A
 token that is an English word in use (``spike``: S. Pike) counts only in a login's slot: after ``by``,
 ``cosign`` or ``login``, in a table cell or parentheses, or ending a line. USERNAME.
+
+A login also closes the parentheses after a person's name, or after a name that opens them (``Cheyenne
+(cmorningstar)``, ``Faith (clinic scribe, fmcallister)``, ``(Lilian, lokafor)``), when it begins with
+the person's initial, is no word in use or given name, and has a login's shape or a digit, dot or
+underscore in it.
 """
 
 from __future__ import annotations
