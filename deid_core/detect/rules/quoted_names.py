@@ -21,11 +21,6 @@ from deid_core.lexicon import load_lexicons
 from schemas import PhiType
 
 _SCORE = 0.7
-_CALENDAR = frozenset(
-    "jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june july august september "
-    "october november december mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday "
-    "saturday sunday".split()
-)
 _PET_WINDOW = 30
 _PET_AFTER = 15  # "Pippin" (her cat)
 
@@ -38,7 +33,7 @@ def _cues() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     one = lambda words: {w for w in words if " " not in w}  # noqa: E731
     staff = frozenset(one(c["staff"]))
     cues = frozenset(one(c["quoted_name_cues"]) | one(c["relations"]) | staff | one(c["extra_roles"]) | one(lex.professions))
-    never = frozenset(c["quoted_not_names"] | c["relations"] | c["titles"] | c["function_words"] | _CALENDAR)
+    never = frozenset(c["quoted_not_names"] | c["relations"] | c["titles"] | c["function_words"] | c["calendar_words"])
     return cues, staff, never
 
 

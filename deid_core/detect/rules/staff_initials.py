@@ -66,13 +66,19 @@ def not_initials(part: str) -> bool:
     return low in cues["not_initials"] or (not part.islower() and low in credential_words())
 
 
-# A signature earlier on the line: a name's comma and a credential in capitals ("Solberg, MD", "MLS(ASCP)").
-_SIGNATURE = re.compile(r",[ \t]*(?:MD|DO|PhD|RN|NP|PA-C|PA|LCSW|MSW|LICSW|PharmD|MLS|MT|DPM|DDS|APRN|CNM|LPN|MRO)\b")
+@cache
+def _signature() -> re.Pattern[str]:
+    """A name's comma and a credential, any case (``Solberg, MD``, ``MLS(ASCP)``, ``PhD``;
+    ``signature_credentials`` in cues.yaml); the caller refuses one in small letters."""
+    creds = sorted(load_lexicons().cues["signature_credentials"], key=len, reverse=True)
+    return re.compile(r",[ \t]*((?i:" + "|".join(re.escape(c) for c in creds) + r"))\b")
 
 
 def _typist_pair(text: str, m: re.Match[str]) -> bool:
     a, b = m.group("a"), m.group("b")
-    signed = _SIGNATURE.search(text, text.rfind("\n", 0, m.start()) + 1, m.start()) is not None
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    # a credential as written, not a lower-case word ("if so, do NOW/it" is no signature)
+    signed = any(not c.group(1).islower() for c in _signature().finditer(text, line_start, m.start()))
     if signed and _one_case(a) and b.islower() and len(b) <= 3:
         # "N. Obi-Whitaker, MD, pathology fellow   NOW/it", "W. Verhoeven, MD -- WA/tv": on a signature's
         # line the author's and the typist's marks are initials even where they spell a word or a state.
