@@ -30,11 +30,15 @@ def _cues() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """(every cue word, the staff ones among them, the words that are no name in quotes)."""
     lex = load_lexicons()
     c = lex.cues
-    one = lambda words: {w for w in words if " " not in w}  # noqa: E731
-    staff = frozenset(one(c["staff"]))
-    cues = frozenset(one(c["quoted_name_cues"]) | one(c["relations"]) | staff | one(c["extra_roles"]) | one(lex.professions))
+    staff = _single_words(c["staff"])
+    cues = _single_words(c["quoted_name_cues"] | c["relations"] | c["staff"] | c["extra_roles"] | lex.professions)
     never = frozenset(c["quoted_not_names"] | c["relations"] | c["titles"] | c["function_words"] | c["calendar_words"])
     return cues, staff, never
+
+
+def _single_words(phrases: frozenset[str]) -> frozenset[str]:
+    """The one-word entries: the word right before the quote is one word."""
+    return frozenset(p for p in phrases if " " not in p)
 
 
 def _a_quoted_name(text: str, m: re.Match[str]) -> bool:

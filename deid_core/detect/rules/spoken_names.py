@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from deid_core.detect.base import Pattern
+from deid_core.detect.base import Pattern, Validator
 from deid_core.lexicon import load_lexicons
 from schemas import PhiType
 
@@ -40,7 +40,7 @@ def _never() -> frozenset[str]:
     return frozenset().union(*(cues[k] for k in _NOT_NAMES))
 
 
-def _validator(after: re.Pattern[str]):  # type: ignore[no-untyped-def]
+def _validator(after: re.Pattern[str]) -> Validator:
     def spoken_name(text: str, m: re.Match[str]) -> bool:
         word = m.group("n").lower().replace("’", "'")
         lex = load_lexicons()
@@ -60,15 +60,15 @@ def _cue(key: str) -> str:
 def spoken_name_patterns() -> list[Pattern]:
     cues = load_lexicons().cues
     out = []
-    for name, key, after, between in (
-        ("spoken_self", "speech_self", _AFTER_SELF, r"[ \t]+"),
-        ("spoken_address", "speech_address", _AFTER_ADDRESS, r"[ \t]+"),
-        ("spoken_tell", "speech_tell", _AFTER_TELL, r"[ \t]+"),
+    for name, key, after in (
+        ("spoken_self", "speech_self", _AFTER_SELF),
+        ("spoken_address", "speech_address", _AFTER_ADDRESS),
+        ("spoken_tell", "speech_tell", _AFTER_TELL),
     ):
         out.append(
             Pattern(
                 name,
-                rf"(?<![\w'’])(?:{_cue(key)}){between}{_NAME}",
+                rf"(?<![\w'’])(?:{_cue(key)})[ \t]+{_NAME}",
                 PhiType.PATIENT,
                 score=_SCORE,
                 group="n",
