@@ -28,7 +28,6 @@ SOURCE = "lexicon"
 SCORE = 0.6
 _NAMES = (PhiType.PATIENT, PhiType.DOCTOR, PhiType.USERNAME)
 _CELL = re.compile(r"[ \t]*(?P<i>[A-Z]{2,3}|[a-z]{2,3})(?:[ \t]+\d{1,2}:?\d{2})?[ \t]*")
-_RULE_ROW = re.compile(r"[\s|:+\-=]*")
 
 
 def _staff_words() -> frozenset[str]:
@@ -61,7 +60,7 @@ def _columns(text: str) -> list[list[tuple[int, int]]]:
             columns, in_table = {}, False
         elif not in_table:
             in_table = True  # the header row: its cells name the columns, they are not values
-        elif not _RULE_ROW.fullmatch(line):
+        else:  # a rule row ("|---|") has no letters, so no cell of it reads as initials
             at = 0
             for k, cell in enumerate(line.split("|")):
                 m = _CELL.fullmatch(cell)

@@ -64,7 +64,7 @@ def listed_logins(text: str, span: Span) -> list[Span]:
         if not _LISTED_LOGIN.fullmatch(login):
             return []
         at = value.index(login, at)
-        out.append(replace(span, start=span.start + at, end=span.start + at + len(login), type=PhiType.USERNAME))
+        out.append(replace(moved(span, span.start + at, span.start + at + len(login)), type=PhiType.USERNAME))
         at += len(login)
     return out
 
