@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -20,7 +20,7 @@ import numpy as np
 from deid_core.tagger.encode import EncodedBatch, encode_texts
 from deid_core.tagger.engine import NumpyBiLstmCrf
 from deid_core.tagger.labels import bio_constraint_masks, tag_array_to_spans
-from deid_core.tagger.recall import OUT_BIAS, biased_output, recall_bias_of
+from deid_core.tagger.recall import OUT_BIAS, biased_output, category_biases_of, recall_bias_of
 from deid_core.tagger.vocab import EncodedTokens, Vocab
 from deid_core.tagger.weights import load_state_dict
 from schemas import Span
@@ -226,19 +226,21 @@ class TaggerRuntime:
     @classmethod
     def load(
         cls, directory: str | Path, device: str | torch.device | None = None, engine: str | None = None,
-        recall_bias: float | None = None,
+        recall_bias: float | None = None, category_bias: Mapping[str, float] | None = None,
     ) -> TaggerRuntime:
         """The artifact in ``directory``.
 
         ``engine``: "numpy" (CPU, no torch import), "torch", or None for ``$DEID_TAGGER_ENGINE`` else
         automatic: torch when a non-CPU ``device`` is asked for or, with no device given, when CUDA is
         available; NumPy otherwise. ``recall_bias``: decode with this bias instead of the artifact's
-        (``deid_core.tagger.recall``; for sweeps that choose the operating point).
+        (``deid_core.tagger.recall``; for sweeps that choose the operating point); ``category_bias``: the
+        same for the extra bias per category (``{"NAME": 1.0}``).
         """
         directory = Path(directory)
         meta = read_meta(directory)
         names = list(meta["tags"])
         bias = recall_bias_of(meta if recall_bias is None else {"recall_bias": recall_bias})
+        extra = category_biases_of(meta if category_bias is None else {"category_recall_bias": category_bias})
         engine = engine or os.environ.get(ENGINE_ENV) or None
         if engine not in (None, "numpy", "torch"):
             raise ValueError(f"unknown tagger engine {engine!r}; use 'numpy' or 'torch'")
@@ -256,7 +258,7 @@ class TaggerRuntime:
                 raise ValueError(f"the numpy tagger engine runs on the CPU only, not {device}")
             allowed, _ = bio_constraint_masks(names)  # the start constraint is in the saved crf.start_penalty
             state = load_state_dict(directory / WEIGHTS_FILE)
-            state[OUT_BIAS] = biased_output(state[OUT_BIAS], names, bias)
+            state[OUT_BIAS] = biased_output(state[OUT_BIAS], names, bias, extra)
             model = NumpyBiLstmCrf(state, allowed)
             return cls(model, vocab, names, **options)
         import torch
@@ -267,7 +269,7 @@ class TaggerRuntime:
         torch_model = BiLstmCrf(ModelConfig(**meta["model"]), *bio_constraints(names))
         state = torch.load(directory / WEIGHTS_FILE, map_location="cpu", weights_only=True)
         state = {k: v.float() for k, v in state.items()}
-        state[OUT_BIAS] = torch.from_numpy(biased_output(state[OUT_BIAS].numpy(), names, bias))
+        state[OUT_BIAS] = torch.from_numpy(biased_output(state[OUT_BIAS].numpy(), names, bias, extra))
         torch_model.load_state_dict(state)
         if device is None:
             device = "cuda" if torch.cuda.is_available() else "cpu"

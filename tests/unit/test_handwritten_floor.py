@@ -21,7 +21,7 @@ from schemas import EnrichedNote
 GOLD = Path(__file__).resolve().parents[2] / "eval" / "handwritten" / "gold.jsonl"
 MARGIN = 0.01
 # Binary token scores (PHI vs not) and NAME value (relaxed span) recall measured with the shipped model.
-MEASURED = {"token_recall": 0.982, "token_precision": 0.956, "name_value_recall": 0.989}
+MEASURED = {"token_recall": 0.982, "token_precision": 0.952, "name_value_recall": 0.991}
 
 
 @pytest.mark.slow

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import torch
 
-from deid_core.tagger.recall import recall_bias_of
+from deid_core.tagger.recall import category_biases_of, recall_bias_of
 from deid_core.tagger.runtime import TaggerRuntime
 from deid_tools.eval.model import GoldDoc
 from deid_tools.train.train import EpochReport, TrainConfig, train
@@ -196,12 +196,15 @@ def _base_data_line(config: JobConfig) -> str:
 
 def _decode_line(meta: dict[str, object]) -> str:
     bias = recall_bias_of(meta)
-    if not bias:
+    extras = {c.value: v for c, v in category_biases_of(meta).items() if v}
+    if not bias and not extras:
         return "- Decoding: the model as trained (recall bias 0; `deid_core/tagger/recall.py`)."
+    more = "".join(f", and {category}'s tags by {value:g} more," for category, value in sorted(extras.items()))
     return (
-        f"- Decoding: recall bias {bias:g} (tagger.json `recall_bias`): every entity tag's score is raised by "
-        f"{bias:g} before the CRF decodes, an operating point chosen on held-out development sets with "
-        "`scripts/recall_bias_sweep.py`; the training curve below is at bias 0, the evaluations at this bias."
+        f"- Decoding: recall bias {bias:g} (tagger.json `recall_bias`, `category_recall_bias`): every entity tag's "
+        f"score is raised by {bias:g}{more} before the CRF decodes, an operating point chosen on held-out "
+        "development sets with `scripts/recall_bias_sweep.py`; the training curve below is at bias 0, the "
+        "evaluations at this bias."
     )
 
 
