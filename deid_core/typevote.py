@@ -55,8 +55,9 @@ COUNTRY), and one that is a country's name and no state's is a COUNTRY; a name t
 or a country's name and no first name or surname (``Knoxville, Tennessee`` in a signature: Tennessee was
 a DOCTOR). A state's surrogate is then a state, and a policy that keeps states keeps it. A tagger country
 or person that is a gazetteer's city and no country's or state's name (for a person, no first name or
-surname either) is a CITY (``moved to Mesa``, ``flew in from Accra``): a policy that keeps countries must
-not keep a town, and a town's surrogate is a town.
+surname either, unless a word for being at or going to a place comes right before it: ``moved to Houston``,
+``lives in Phoenix``) is a CITY (``moved to Mesa``, ``flew in from Accra``): a policy that keeps countries
+must not keep a town, and a town's surrogate is a town.
 """
 
 from __future__ import annotations
@@ -126,6 +127,7 @@ class TypeVote:
     place_before: frozenset[str] = frozenset()
     travel_before_to: frozenset[str] = frozenset()
     at_a_place: frozenset[str] = frozenset()
+    not_to_a_town: frozenset[str] = frozenset()
 
     def vote(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """``spans`` with tagger place and room types replaced by the lexicon's person type where the vote
@@ -269,6 +271,8 @@ class TypeVote:
         name = " ".join(text[span.start : span.end].split()).lower()
         state, country = name in self.state_names, name in self.country_names
         if span.type in PERSON_TYPES and (name in self.first_names or name in self.surnames):
+            if not state and not country and name in self.city_names and self._at_a_town(text, span):
+                return replace(span, type=PhiType.CITY)  # "moved to Houston", "in Phoenix": the town here
             return span  # "Georgia", "Israel", "Chad": a person as well as a place
         if state and not country and span.type is not PhiType.STATE:
             return replace(span, type=PhiType.STATE)
@@ -277,6 +281,16 @@ class TypeVote:
         if span.type in PERSON_TYPES | {PhiType.COUNTRY} and not country and not state and name in self.city_names:
             return replace(span, type=PhiType.CITY)  # "Mesa", "Cedar Rapids": a policy keeping countries keeps no town
         return span
+
+    def _at_a_town(self, text: str, span: Span) -> bool:
+        """A word for being at or going to a place right before the span (``in``, ``near``, ``moved to``),
+        and no possessive after it (``in Sofia's room`` is her room)."""
+        if text.startswith(("'s", "\u2019s"), span.end):
+            return False
+        before = [w.lower() for w in _WORD.findall(_line_before(text, span.start))[-2:]]
+        if before[-1:] == ["to"]:
+            return len(before) == 2 and before[0] in self.travel_before_to and before[0] not in self.not_to_a_town
+        return bool(before) and before[-1] in self.at_a_place
 
     def _voted(self, text: str, span: Span, persons: Sequence[Span], ages: Sequence[Span]) -> list[Span]:
         inside = sorted((p for p in persons if span.start <= p.start and p.end <= span.end), key=lambda p: p.start)
@@ -383,7 +397,7 @@ def build_type_vote(lexicons: Lexicons | None = None) -> TypeVote:
         frozenset(heads),
         lex.hospital_abbreviations | {c.upper() for c in lex.us_states} | {c.upper() for c in cues["clinical_abbreviations"] | cues["vessel_prefixes"]},
         build_person_shapes(lex, frozenset(heads)),
-        cues["place_before_a_name"], cues["travel_before_to"], cues["at_a_place"],
+        cues["place_before_a_name"], cues["travel_before_to"], cues["at_a_place"], cues["not_to_a_town"],
     )
 
 

@@ -81,6 +81,14 @@ def test_phrases_that_say_place_or_firm_keep_the_tagger_type(phrase: str) -> Non
         ("Her brother, a welder in Cedar Rapids, helps.", "Cedar Rapids", PhiType.COUNTRY, PhiType.CITY),  # a town
         ("Emigrated from Lebanon in 1990.", "Lebanon", PhiType.COUNTRY, PhiType.COUNTRY),  # a town and a country
         ("Mother flying in from Kumasi.", "Kumasi", PhiType.PATIENT, PhiType.CITY),  # a person that is only a town
+        # a town that is also a name is the town after a word for being at or going to a place
+        ("Born Enugu; moved to Houston at 9.", "Houston", PhiType.PATIENT, PhiType.CITY),
+        ("Her sister Comfort lives in Xenia.", "Xenia", PhiType.PATIENT, PhiType.CITY),
+        ("a raisin grower near Selma, helps", "Selma", PhiType.DOCTOR, PhiType.CITY),
+        ("Invitation code sent to Austin by e-mail.", "Austin", PhiType.PATIENT, PhiType.PATIENT),  # handed to a person
+        ("Questions to Austin at the desk.", "Austin", PhiType.PATIENT, PhiType.PATIENT),  # "to" without travel
+        ("Toys left in Sofia's room.", "Sofia", PhiType.PATIENT, PhiType.PATIENT),  # her room
+        ("Houston called back.", "Houston", PhiType.PATIENT, PhiType.PATIENT),
     ],
 )
 def test_region_types_follow_the_gazetteer(text: str, name: str, tagged: PhiType, expected: PhiType) -> None:
