@@ -57,8 +57,8 @@ def biased_output(
     biased = np.array(out_bias, dtype=np.float32)
     names = list(tag_names)
     biased[names.index(OUTSIDE)] -= np.float32(bias)
+    extras = by_category or {}
     for i, name in enumerate(names):
-        extra = (by_category or {}).get(PhiType(name[2:]).category) if name != OUTSIDE else None
-        if extra:
+        if name != OUTSIDE and (extra := extras.get(PhiType(name[2:]).category)):
             biased[i] += np.float32(extra)
     return biased
