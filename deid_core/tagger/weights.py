@@ -13,7 +13,7 @@ import pickle
 import zipfile
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -40,11 +40,33 @@ class _StorageType:
 
 
 def _rebuild_tensor(storage: np.ndarray, offset: int, size: tuple[int, ...], stride: tuple[int, ...], *_: object) -> np.ndarray:
+    _check_inside(storage, offset, size, stride)
     if not size:
         return storage[offset : offset + 1].reshape(()).copy()
+    if 0 in size:
+        return np.zeros(size, dtype=storage.dtype)
     item = storage.itemsize
     view = np.lib.stride_tricks.as_strided(storage[offset:], shape=size, strides=tuple(s * item for s in stride))
     return np.ascontiguousarray(view)
+
+
+def _check_inside(storage: np.ndarray, offset: object, size: object, stride: object) -> None:
+    """Refuses a tensor whose elements would lie outside its storage: ``as_strided`` checks nothing, and a
+    damaged or crafted file must not make it read memory the storage does not own."""
+    if not (isinstance(storage, np.ndarray) and storage.ndim == 1 and _count(offset) and _counts(size) and _counts(stride)):
+        raise WeightsFormatError("weights file has a tensor with a malformed storage, offset, size or stride")
+    if len(size) != len(stride):
+        raise WeightsFormatError("weights file has a tensor whose size and stride differ in length")
+    if 0 not in size and offset + sum((n - 1) * s for n, s in zip(size, stride, strict=True)) >= len(storage):
+        raise WeightsFormatError("weights file has a tensor that reaches past its storage")
+
+
+def _count(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _counts(value: object) -> TypeGuard[tuple[int, ...]]:
+    return isinstance(value, tuple) and all(_count(v) for v in value)
 
 
 class _StateDictUnpickler(pickle.Unpickler):
