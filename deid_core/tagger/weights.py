@@ -43,8 +43,6 @@ def _rebuild_tensor(storage: np.ndarray, offset: int, size: tuple[int, ...], str
     _check_inside(storage, offset, size, stride)
     if not size:
         return storage[offset : offset + 1].reshape(()).copy()
-    if 0 in size:
-        return np.zeros(size, dtype=storage.dtype)
     item = storage.itemsize
     view = np.lib.stride_tricks.as_strided(storage[offset:], shape=size, strides=tuple(s * item for s in stride))
     return np.ascontiguousarray(view)
